@@ -1,0 +1,34 @@
+# The two commands of the README: `make run` and `make test`. Both work on a fresh
+# machine with only python3 and make: they create .venv and install what they need.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+
+.PHONY: run test bench clean-cache
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps re-install only when pyproject.toml changes.
+$(VENV)/.core: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.dev: pyproject.toml | $(PY)
+	$(PIP) install -e ".[dev]"
+	touch $@ $(VENV)/.core
+
+run: $(VENV)/.core
+	$(PY) -m zerosum tournament
+
+test: $(VENV)/.dev
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.dev
+	$(PY) bench/env_throughput.py
+
+# numba caches compiled kernels next to the sources; drop them after editing a kernel
+# that other compiled code calls (numba only tracks the caller's own file).
+clean-cache:
+	find zerosum -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -1,0 +1,55 @@
+"""The Agent interface: every player, from random to learned, acts on (game, state)."""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import numpy as np
+
+from zerosum.games.base import Action, Game, State
+
+
+def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
+    """A numpy Generator from a Generator, a seed, or None (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    return np.random.default_rng(rng)
+
+
+class Agent(abc.ABC):
+    """A player. Agents never read global random state: they use the ``rng`` they were given.
+
+    ``last_stats`` holds the statistics of the last decision (a search result, or None).
+    """
+
+    name: str = "agent"
+
+    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
+        self.rng = as_generator(rng)
+        self.last_stats: Any = None
+
+    def reset(self) -> None:
+        """Forget anything kept from the previous game (called before each game)."""
+        self.last_stats = None
+
+    def seed(self, rng: np.random.Generator | int | None) -> None:
+        """Replace the random generator (tournaments give each game its own)."""
+        self.rng = as_generator(rng)
+
+    @abc.abstractmethod
+    def act(self, game: Game, state: State) -> Action:
+        """The action to play in ``state`` (the game must not be over)."""
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, game: Game, state: State) -> Action:
+        legal = game.legal_actions(state)
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,171 @@
+"""One PettingZoo AEC environment class that serves every zerosum game.
+
+The rules live in the Game; this class only keeps the AEC bookkeeping (agents, rewards,
+terminations, the turn) and asks the game who is to move after every action, so a game
+that gives the same player two turns in a row (Nine Men's Morris removals) just works.
+
+``safe=True`` (what each env module's ``env()`` returns) gives PettingZoo's standard
+safety behaviour without its wrapper stack: an action outside the action space raises,
+an in-range illegal action ends the game with -1 to the offender (the info says which
+action and why), and using the env before ``reset()`` raises. ``safe=False``
+(``raw_env()``) raises IllegalActionError for an illegal action instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from zerosum.games.base import ONGOING, Game, IllegalActionError, State, _check_action_type
+
+AGENTS = ("player_0", "player_1")
+Drawer = Callable[[Game, State], np.ndarray]
+
+
+class EnvOrderError(RuntimeError):
+    """The environment was used out of order (e.g. step before reset)."""
+
+
+class ZerosumEnv(AECEnv):
+    """A zerosum Game as a PettingZoo AEC environment."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "zerosum",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, game: Game, *, name: str, draw: Drawer, render_mode: str | None = None,
+                 safe: bool = False) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: one of {self.metadata['render_modes']} or None")
+        self.metadata = {**type(self).metadata, "name": name}
+        self.game = game
+        self.render_mode = render_mode
+        self.safe = safe
+        self._draw = draw
+        self.possible_agents = list(AGENTS)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0, 1, shape=game.observation_shape, dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
+        self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._zero_mask.flags.writeable = False
+        self._moves_buf = np.empty(game.max_moves, dtype=np.int64)
+        self.state: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- AEC API ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. The rules are deterministic; ``seed`` seeds the action spaces."""
+        if seed is not None:
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + i)
+        self.state = self.game.initial_state()
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self.num_moves = 0
+        self._legal_cache: np.ndarray | None = None
+        self.agent_selection = AGENTS[self.game.current_player(self.state)]
+        if self.render_mode == "human":
+            self.render()
+
+    def _legal(self) -> np.ndarray:
+        if self._legal_cache is None:
+            g = self.game
+            n = g.kernels.legal(g.params, self.state, self._moves_buf)
+            self._legal_cache = self._moves_buf[:n].copy()
+        return self._legal_cache
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.state is None:
+            raise EnvOrderError("observe() before reset(): call env.reset() first")
+        player = AGENTS.index(agent)
+        obs = self.game.observation(self.state, player)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            mask[self._legal()] = 1
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        if self.state is None:
+            raise EnvOrderError("step() before reset(): call env.reset() first")
+        if not self.agents:
+            raise EnvOrderError("step() after every agent is done: call env.reset() to play again")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is done; the only valid action is None, got {action!r}")
+            self._was_dead_step(action)
+            return
+        a = _check_action_type(action, self.game.num_actions)
+        legal = self._legal()
+        if not (legal == a).any():
+            reason = (f"action {a} ({self.game.action_to_string(a)}) is not legal; legal: "
+                      f"{self.game._describe_actions(legal)}")
+            if not self.safe:
+                raise IllegalActionError(reason)
+            self._end_game({agent: -1.0, self._other(agent): 0.0})
+            self.infos[agent] = {"illegal_action": a, "reason": reason}
+            self.agent_selection = agent
+            return
+        self._cumulative_rewards[agent] = 0.0
+        g = self.game
+        child = np.empty_like(self.state)
+        g.kernels.apply(g.params, self.state, a, child)
+        self.state = child
+        self._legal_cache = None
+        self.num_moves += 1
+        status = g.kernels.status(g.params, child)
+        if status != ONGOING:
+            r0, r1 = g.returns(child)
+            self._end_game({AGENTS[0]: r0, AGENTS[1]: r1})
+        else:
+            self.agent_selection = AGENTS[g.kernels.player(g.params, child)]
+        if self.render_mode == "human":
+            self.render()
+
+    def _other(self, agent: str) -> str:
+        return AGENTS[1 - AGENTS.index(agent)]
+
+    def _end_game(self, rewards: dict[str, float]) -> None:
+        self.rewards = dict(rewards)
+        self.terminations = {a: True for a in self.agents}
+        self._accumulate_rewards()
+        self._legal_cache = np.empty(0, dtype=np.int64)
+
+    # ---- rendering --------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        if self.state is None:
+            raise EnvOrderError("render() before reset(): call env.reset() first")
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return self._draw(self.game, self.state)
+        text = self.game.render(self.state)
+        if self.render_mode == "ansi":
+            return text
+        print(text + "\n")
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window is ever opened)."""

@@ -1,0 +1,54 @@
+"""rgb_array images drawn with Pillow (no pygame): shared by every env module."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+BACKGROUND = (236, 217, 180)
+LINE = (60, 45, 30)
+STONES = ((20, 20, 20), (245, 245, 245))  # player 0 dark, player 1 light
+HIGHLIGHT = (200, 80, 60)
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank board-coloured canvas and its drawing context."""
+    img = Image.new("RGB", (width, height), BACKGROUND)
+    return img, ImageDraw.Draw(img)
+
+
+def to_array(img: Image.Image) -> np.ndarray:
+    """An HxWx3 uint8 array, as PettingZoo's rgb_array mode requires."""
+    return np.asarray(img, dtype=np.uint8).copy()
+
+
+def stone(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, player: int) -> None:
+    """A disc for ``player`` centred at (cx, cy)."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=STONES[player], outline=LINE, width=2)
+
+
+def grid(cells: np.ndarray, cell: int = 48, shade: Sequence[tuple[int, int, tuple[int, int, int]]] = (),
+         separators: Sequence[int] = ()) -> np.ndarray:
+    """A square-grid board: cells holds -1 (empty), 0 or 1 (a player's piece).
+
+    ``shade`` lists (row, col, colour) squares to tint (camps); ``separators`` lists grid
+    indices where a thick line is drawn (Pentago's quadrant borders).
+    """
+    rows, cols = cells.shape
+    pad = cell // 2
+    img, draw = canvas(cols * cell + 2 * pad, rows * cell + 2 * pad)
+    for r, c, colour in shade:
+        draw.rectangle((pad + c * cell, pad + r * cell, pad + (c + 1) * cell, pad + (r + 1) * cell), fill=colour)
+    for i in range(rows + 1):
+        w = 4 if i in separators else 1
+        draw.line((pad, pad + i * cell, pad + cols * cell, pad + i * cell), fill=LINE, width=w)
+    for j in range(cols + 1):
+        w = 4 if j in separators else 1
+        draw.line((pad + j * cell, pad, pad + j * cell, pad + rows * cell), fill=LINE, width=w)
+    for r in range(rows):
+        for c in range(cols):
+            if cells[r, c] >= 0:
+                stone(draw, pad + (c + 0.5) * cell, pad + (r + 0.5) * cell, cell * 0.38, int(cells[r, c]))
+    return to_array(img)

@@ -1,0 +1,1 @@
+"""zerosum.evaluation: see the README for what lands here."""

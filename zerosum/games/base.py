@@ -1,0 +1,276 @@
+"""The Game protocol and the compiled-kernel convention every game follows.
+
+A game's rules are written once, as numba kernels over a small ``int64`` state vector.
+The Python API below, the PettingZoo environments and the compiled search all call the
+same kernels, so there is one source of truth for each game's rules.
+
+Kernel signatures (all compiled with ``@kernel(SIGNATURE)``, cached on disk)::
+
+    legal(params, state, out) -> n          writes the n legal actions, ascending, into out
+    apply(params, state, action, child)     writes the successor of state into child
+    status(params, state) -> Status code    ONGOING, P0_WINS, P1_WINS or DRAW
+    player(params, state) -> 0 or 1         who is to move (never assume alternation)
+    key(params, state) -> int64             hash of the position for transposition tables
+    observe(params, state, player, out)     observation planes, flattened, into int8 out
+    heuristic(params, state, player)        float64, from player's point of view
+    order(params, state, moves, n, scores)  the game's own move-ordering hint (higher first)
+
+``params`` is an ``int64`` vector that encodes the rule variant in force. Because every
+kernel of a kind has the same signature, the search is compiled once for all games and
+takes the kernels as first-class functions.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+
+Action = int
+Player = int
+State = np.ndarray  # 1-D int64, treated as immutable by every public function
+
+# ---- kernel signatures --------------------------------------------------------------
+_PARAMS = types.int64[::1]
+_STATE = types.int64[::1]
+_MOVES = types.int64[::1]
+
+LEGAL = types.int64(_PARAMS, _STATE, _MOVES)
+APPLY = types.void(_PARAMS, _STATE, types.int64, _STATE)
+STATUS = types.int64(_PARAMS, _STATE)
+PLAYER = types.int64(_PARAMS, _STATE)
+KEY = types.int64(_PARAMS, _STATE)
+OBSERVE = types.void(_PARAMS, _STATE, types.int64, types.int8[::1])
+HEURISTIC = types.float64(_PARAMS, _STATE, types.int64)
+ORDER = types.void(_PARAMS, _STATE, _MOVES, types.int64, types.float64[::1])
+
+
+def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
+    """Compile a rules kernel eagerly with a fixed signature and cache it on disk."""
+    return njit(signature, cache=True, nogil=True)
+
+
+# Status codes returned by the ``status`` kernel (plain ints inside compiled code).
+ONGOING = 0
+P0_WINS = 1
+P1_WINS = 2
+DRAW = 3
+
+
+class Outcome(enum.IntEnum):
+    """Result of a position, as returned by :meth:`Game.outcome`."""
+
+    ONGOING = ONGOING
+    P0_WINS = P0_WINS
+    P1_WINS = P1_WINS
+    DRAW = DRAW
+
+    @property
+    def winner(self) -> Player | None:
+        """The winning player, or None for a draw or an unfinished game."""
+        return {Outcome.P0_WINS: 0, Outcome.P1_WINS: 1}.get(self)
+
+
+# ---- errors -------------------------------------------------------------------------
+class ZerosumError(Exception):
+    """Base class of every error zerosum raises on purpose."""
+
+
+class IllegalActionError(ZerosumError, ValueError):
+    """An action that is not legal in the position (or not an action at all)."""
+
+
+class GameOverError(ZerosumError, ValueError):
+    """A move was asked of a finished game."""
+
+
+class VariantError(ZerosumError, ValueError):
+    """An unknown rule variant, or a variant value outside what is allowed."""
+
+
+@kernel(ORDER)
+def no_order_hint(params, state, moves, n, scores):  # pragma: no cover - compiled
+    """The ordering hint of a game that has none: every move scores 0."""
+    for i in range(n):
+        scores[i] = 0.0
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A named evaluation function.
+
+    ``fn`` is either a compiled kernel of signature :data:`HEURISTIC` (full speed inside
+    the compiled search) or any Python callable ``fn(params, state, player) -> float``
+    (the search then runs its slower pure-Python path, with identical results).
+    """
+
+    name: str
+    fn: Callable[[np.ndarray, np.ndarray, int], float]
+    doc: str = ""
+
+    @property
+    def compiled(self) -> bool:
+        """True when the function is a numba kernel with the HEURISTIC signature."""
+        return HEURISTIC in getattr(self.fn, "nopython_signatures", ())
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The compiled rules of one game (see the module docstring for the signatures)."""
+
+    legal: Any
+    apply: Any
+    status: Any
+    player: Any
+    key: Any
+    observe: Any
+    order: Any = no_order_hint
+
+
+def _check_action_type(action: Any, num_actions: int) -> int:
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(
+            f"an action is an int in [0, {num_actions}); got {action!r} of type {type(action).__name__}"
+        )
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise IllegalActionError(f"action {a} is out of range: actions are ints in [0, {num_actions})")
+    return a
+
+
+@dataclass(eq=False)
+class Game:
+    """One game under one rule variant: the protocol used by envs, search, agents and evaluation.
+
+    Subclasses set up the kernels and parameters and add the text rendering and the
+    readable action names. Every method is pure: states are never modified in place.
+    """
+
+    name: str
+    kernels: Kernels
+    params: np.ndarray
+    initial: np.ndarray
+    num_actions: int
+    max_moves: int
+    max_game_length: int
+    observation_shape: tuple[int, ...]
+    variant: Mapping[str, Any]
+    heuristics: dict[str, Heuristic] = field(default_factory=dict)
+    default_heuristic: str = ""
+
+    def __post_init__(self) -> None:
+        self.variant = MappingProxyType(dict(self.variant))
+        self.params = np.ascontiguousarray(self.params, dtype=np.int64)
+        self.initial = np.ascontiguousarray(self.initial, dtype=np.int64)
+        self.initial.flags.writeable = False
+        self._obs_size = int(np.prod(self.observation_shape))
+
+    # ---- the protocol ---------------------------------------------------------------
+    def initial_state(self) -> State:
+        """The starting position."""
+        return self.initial.copy()
+
+    def current_player(self, state: State) -> Player:
+        """The player to move (0 or 1)."""
+        return int(self.kernels.player(self.params, state))
+
+    def legal_actions(self, state: State) -> np.ndarray:
+        """The legal actions, ascending (empty in a finished game)."""
+        out = np.empty(self.max_moves, dtype=np.int64)
+        n = self.kernels.legal(self.params, state, out)
+        return out[:n]
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """An int8 vector of length num_actions with 1 at every legal action."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def apply(self, state: State, action: Action) -> State:
+        """The position after ``action``; raises IllegalActionError for an illegal one."""
+        a = _check_action_type(action, self.num_actions)
+        if self.kernels.status(self.params, state) != ONGOING:
+            raise GameOverError(f"the game is over ({self.outcome(state).name}); no action is legal")
+        legal = self.legal_actions(state)
+        if not (legal == a).any():
+            raise IllegalActionError(
+                f"action {a} ({self.action_to_string(a)}) is not legal here; legal: "
+                f"{self._describe_actions(legal)}"
+            )
+        return self.apply_unchecked(state, a)
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        """``apply`` without validation, for callers that took the action from legal_actions."""
+        child = np.empty_like(state)
+        self.kernels.apply(self.params, state, action, child)
+        return child
+
+    def outcome(self, state: State) -> Outcome:
+        """ONGOING, P0_WINS, P1_WINS or DRAW."""
+        return Outcome(int(self.kernels.status(self.params, state)))
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over."""
+        return self.kernels.status(self.params, state) != ONGOING
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """+1/-1/0 for players 0 and 1 (0, 0 while the game goes on or for a draw)."""
+        status = self.kernels.status(self.params, state)
+        if status == P0_WINS:
+            return (1.0, -1.0)
+        if status == P1_WINS:
+            return (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """Observation planes (int8, shape observation_shape) from ``player``'s side."""
+        out = np.zeros(self._obs_size, dtype=np.int8)
+        self.kernels.observe(self.params, state, player, out)
+        return out.reshape(self.observation_shape)
+
+    def state_key(self, state: State) -> int:
+        """A 64-bit hash of the position (equal positions, equal keys)."""
+        return int(self.kernels.key(self.params, state))
+
+    def heuristic(self, name: str | None = None) -> Heuristic:
+        """A built-in heuristic by name (the game's default when name is None)."""
+        key = name or self.default_heuristic
+        try:
+            return self.heuristics[key]
+        except KeyError:
+            raise ValueError(
+                f"unknown heuristic {key!r} for {self.name}; available: {sorted(self.heuristics)}"
+            ) from None
+
+    # ---- text -----------------------------------------------------------------------
+    def render(self, state: State) -> str:
+        """The position as text (the same drawing serves ansi rendering and the CLI)."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: Action) -> str:
+        """A readable name for an action (the inverse of string_to_action)."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str, state: State | None = None) -> Action:
+        """Parse a readable move; raises IllegalActionError naming the accepted forms."""
+        raise NotImplementedError
+
+    def _describe_actions(self, actions: np.ndarray, limit: int = 24) -> str:
+        names = [self.action_to_string(int(a)) for a in actions[:limit]]
+        more = f" ... ({len(actions)} in all)" if len(actions) > limit else ""
+        return ", ".join(names) + more
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.variant.items())
+        return f"{type(self).__name__}({args})"
+
+
+def check_variant(name: str, value: Any, allowed: str, ok: bool) -> None:
+    """Raise VariantError naming the variant, the value and what is allowed, unless ok."""
+    if not ok:
+        raise VariantError(f"{name}={value!r} is not allowed: {allowed}")

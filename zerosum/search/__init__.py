@@ -1,0 +1,1 @@
+"""zerosum.search: see the README for what lands here."""

@@ -1,0 +1,1 @@
+"""zerosum.training: see the README for what lands here."""
