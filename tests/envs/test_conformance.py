@@ -1,0 +1,63 @@
+"""PettingZoo's own tests for every env and every variant: the one place they are listed.
+
+Each game's issue adds its cases to CASES.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from zerosum.envs import ENVS, make
+
+CASES = [
+    ("tictactoe_v0", {}),
+    ("nim_v0", {}),
+    ("nim_v0", {"piles": (3, 4, 5)}),
+    ("nim_v0", {"misere": True}),
+    ("nim_v0", {"piles": (2, 2), "misere": True}),
+]
+IDS = [f"{name}-{variant}" for name, variant in CASES]
+
+
+def test_every_env_has_a_case():
+    assert {name for name, _ in CASES} == set(ENVS)
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+@pytest.mark.parametrize("raw", [False, True], ids=["env", "raw_env"])
+def test_api(name, variant, raw):
+    api_test(make(name, raw=raw, **variant), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_seed(name, variant):
+    seed_test(lambda: make(name, **variant), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_render(name, variant, capsys):
+    render_test(lambda render_mode=None: make(name, render_mode=render_mode, **variant))
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_many_seeded_games_through_env(name, variant):
+    """api_test and seed_test play one game each; play 50 more and check the bookkeeping."""
+    env = make(name, **variant)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        env.reset(seed=int(rng.integers(1 << 30)))
+        steps = 0
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            legal = env.unwrapped.game.legal_actions(env.unwrapped.state)
+            assert np.array_equal(np.flatnonzero(mask), legal)
+            env.step(int(rng.choice(legal)))
+            steps += 1
+        assert steps <= env.unwrapped.game.max_game_length
+        assert sum(env._cumulative_rewards.values()) == 0
