@@ -1,0 +1,115 @@
+"""Handing a game's kernels and heuristics to compiled search as first-class functions.
+
+The compiled searches take each kernel as a numba first-class function of a fixed
+signature, so they compile once for every game and are cached on disk. This module
+turns dispatchers into such function values once per kernel (numba would otherwise
+redo that work on every call), and wraps plain Python heuristics so that they run
+inside the same compiled search (through an object-mode call, ~1 us each).
+
+How to write a heuristic
+------------------------
+A heuristic scores a position from ``player``'s point of view (larger is better for
+``player``) and must stay within +-10,000 (wins score 1,000,000 - ply)::
+
+    from zerosum.games.base import HEURISTIC, kernel
+
+    @kernel(HEURISTIC)                          # compiled: full speed
+    def corners(params, state, player):
+        ...                                     # state is the game's int64 vector
+
+    def corners_py(params, state, player):     # plain Python: works, slower
+        return float(...)
+
+Pass either as ``heuristic=`` to a search or agent, or wrap it in
+``zerosum.games.Heuristic(name, fn)``. Each game module documents its state vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numba import njit, objmode
+from numba.core import types
+from numba.core.types.function_type import WrapperAddressProtocol
+from numba.core.typing.typeof import typeof_impl
+from numba.experimental.function_type import _get_wrapper_address
+
+from zerosum.games.base import (
+    APPLY, HEURISTIC, KEY, LEGAL, ORDER, PLAYER, STATUS, Game, Heuristic,
+)
+
+
+class FunctionRef(WrapperAddressProtocol):
+    """A compiled function's address with its signature, resolved once."""
+
+    def __init__(self, dispatcher: Any, signature: Any) -> None:
+        self._address = _get_wrapper_address(dispatcher, signature)
+        self._signature = signature
+        self.dispatcher = dispatcher
+        self.numba_type = types.FunctionType(signature)
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self) -> Any:
+        return self._signature
+
+
+@typeof_impl.register(FunctionRef)
+def _typeof_ref(val: FunctionRef, c: Any) -> Any:
+    # numba would rebuild the FunctionType on every call (~25 us); the type never changes.
+    return val.numba_type
+
+
+_REFS: dict[tuple[int, Any], FunctionRef] = {}
+_PY_HEURISTICS: dict[int, tuple[Callable[..., float], Any]] = {}
+
+
+def ref(dispatcher: Any, signature: Any) -> FunctionRef:
+    """The (cached) first-class function value of a compiled kernel."""
+    k = (id(dispatcher), signature)
+    r = _REFS.get(k)
+    if r is None or r.dispatcher is not dispatcher:
+        r = _REFS[k] = FunctionRef(dispatcher, signature)
+    return r
+
+
+def rule_refs(game: Game) -> tuple[FunctionRef, ...]:
+    """legal, apply, status, player, key and order of a game, as function values."""
+    k = game.kernels
+    return (ref(k.legal, LEGAL), ref(k.apply, APPLY), ref(k.status, STATUS),
+            ref(k.player, PLAYER), ref(k.key, KEY), ref(k.order, ORDER))
+
+
+def _wrap_python(fn: Callable[..., float]) -> Any:
+    """Compile a bridge that calls a Python heuristic from compiled code."""
+
+    @njit(HEURISTIC)
+    def bridge(params, state, player):  # pragma: no cover - compiled
+        with objmode(v="float64"):
+            v = float(fn(params, state, player))
+        return v
+
+    return bridge
+
+
+def resolve_heuristic(game: Game, heuristic: str | Heuristic | Callable[..., float] | None) -> Heuristic:
+    """A Heuristic from a name (the game's built-ins), a Heuristic, or a callable."""
+    if heuristic is None or isinstance(heuristic, str):
+        return game.heuristic(heuristic)
+    if isinstance(heuristic, Heuristic):
+        return heuristic
+    if callable(heuristic):
+        return Heuristic(getattr(heuristic, "__name__", "custom"), heuristic)
+    raise TypeError(f"heuristic must be a name, a Heuristic or a callable; got {heuristic!r}")
+
+
+def heuristic_ref(h: Heuristic) -> FunctionRef:
+    """The heuristic as a function value for compiled search (bridged if plain Python)."""
+    if h.compiled:
+        return ref(h.fn, HEURISTIC)
+    entry = _PY_HEURISTICS.get(id(h.fn))
+    if entry is None or entry[0] is not h.fn:
+        entry = _PY_HEURISTICS[id(h.fn)] = (h.fn, _wrap_python(h.fn))
+    return ref(entry[1], HEURISTIC)
