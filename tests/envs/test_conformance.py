@@ -17,6 +17,12 @@ CASES = [
     ("nim_v0", {"piles": (3, 4, 5)}),
     ("nim_v0", {"misere": True}),
     ("nim_v0", {"piles": (2, 2), "misere": True}),
+    ("nine_mens_morris_v0", {}),
+    ("nine_mens_morris_v0", {"protect_mills": False}),
+    ("nine_mens_morris_v0", {"flying": False}),
+    ("nine_mens_morris_v0", {"no_return": True}),
+    ("nine_mens_morris_v0", {"max_turns": 40}),
+    ("nine_mens_morris_v0", {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 
