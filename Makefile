@@ -15,8 +15,9 @@ $(VENV)/.core: pyproject.toml | $(PY)
 	$(PIP) install -e .
 	touch $@
 
+# The tests cover every part, training and the Ray backend included: install them all.
 $(VENV)/.dev: pyproject.toml | $(PY)
-	$(PIP) install -e ".[dev]"
+	$(PIP) install -e ".[all]"
 	touch $@ $(VENV)/.core
 
 run: $(VENV)/.core

@@ -1,5 +1,17 @@
-"""Agents behind one interface: ``act(game, state) -> action``."""
+"""Agents behind one interface: ``act(game, state) -> action``, built from spec strings.
+
+>>> from zerosum.agents import make_agent
+>>> make_agent("alphabeta(depth=3, tt=on)").name
+'alphabeta(depth=3, tt=on)'
+"""
 
 from zerosum.agents.base import Agent, RandomAgent, as_generator
+from zerosum.agents.human import HumanAgent
+from zerosum.agents.search import AlphaBetaAgent, MCTSAgent, MinimaxAgent, PerfectNimAgent
+from zerosum.agents.spec import AGENTS, AgentSpecError, describe_agents, make_agent, parse_spec, register_agent
 
-__all__ = ["Agent", "RandomAgent", "as_generator"]
+__all__ = [
+    "AGENTS", "Agent", "AgentSpecError", "AlphaBetaAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",
+    "PerfectNimAgent", "RandomAgent", "as_generator", "describe_agents", "make_agent", "parse_spec",
+    "register_agent",
+]

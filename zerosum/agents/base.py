@@ -33,6 +33,9 @@ class Agent(abc.ABC):
         """Forget anything kept from the previous game (called before each game)."""
         self.last_stats = None
 
+    def prepare(self, game: Game) -> None:
+        """Check that the agent can play ``game`` (and build what it needs) before a game starts."""
+
     def seed(self, rng: np.random.Generator | int | None) -> None:
         """Replace the random generator (tournaments give each game its own)."""
         self.rng = as_generator(rng)

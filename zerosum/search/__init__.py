@@ -5,7 +5,8 @@ as first-class functions. See :mod:`zerosum.search.functions` for writing heuris
 """
 
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, alphabeta
+from zerosum.search.mcts import MCTS
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
-__all__ = ["WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "SearchResult", "SearchStats", "alphabeta", "minimax"]
+__all__ = ["WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "MCTS", "SearchResult", "SearchStats", "alphabeta", "minimax"]

@@ -2,7 +2,8 @@
 
 Enhancements, each a flag so its effect can be measured: transposition table (64-bit
 keys, EXACT/LOWER/UPPER bounds, fixed memory, depth-preferred replacement within a
-search and always-replace for older searches), move ordering (TT move first, the
+search and always-replace for older searches; depth-exact reuse, so the table never
+changes a value: every configuration returns minimax's value at the same depth), move ordering (TT move first, the
 game's own hint, killer moves, history heuristic with 2^depth or depth^2 increments),
 iterative deepening under a depth, time or node budget (the best move of the last
 finished iteration is always kept), and random tie-breaking at the root from a seed.
@@ -32,7 +33,7 @@ F_TT, F_TT_MOVE, F_HINT, F_KILLERS, F_HISTORY = 1, 2, 4, 8, 16
 # stats slots
 NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED = 0, 1, 2, 3, 4, 5
 # cfg slots
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN = 0, 1, 2, 3
+C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED = 0, 1, 2, 3, 4
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 1e18
 _TT_FIRST, _HINT_W, _KILLER = 1e30, 1e20, 1e15
@@ -119,9 +120,14 @@ def negamax(legal, apply, status, player, key, order, heur, params, stack, moves
             stats[HITS] += 1
             hash_move = tt_move[slot]
             meta = tt_meta[slot]
-            if ply > 0 and (meta & 0xFF) >= depth:
-                v = _from_tt(tt_val[slot], ply)
-                bound = (meta >> 8) & 0xFF
+            stored = meta & 0xFF
+            bound = (meta >> 8) & 0xFF
+            v = _from_tt(tt_val[slot], ply)
+            # Depth-exact reuse keeps every value equal to minimax's at the same depth; a
+            # proven exact result within reach of this depth is what this search would find.
+            usable = stored == depth or (bound == EXACT and stored > depth and abs(v) >= WIN_BOUND
+                                         and WIN - abs(v) - ply <= depth)
+            if ply > 0 and usable:
                 if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
                     return v
 
@@ -129,7 +135,11 @@ def negamax(legal, apply, status, player, key, order, heur, params, stack, moves
     sc = scores[ply]
     n = legal(params, s, mv)
     ordered = flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY) or ply == 0
-    if ordered:
+    if ply == 0 and cfg[C_SEEDED]:
+        # Random tie-breaking: the root follows the TT move, then a seeded random order.
+        for i in range(n):
+            sc[i] = noise[mv[i]] + (_TT_FIRST if mv[i] == hash_move else 0.0)
+    elif ordered:
         if flags & F_HINT:
             order(params, s, mv, n, sc)
             for i in range(n):
@@ -145,8 +155,6 @@ def negamax(legal, apply, status, player, key, order, heur, params, stack, moves
                 sc[i] += _KILLER if a == killers[ply, 0] else 0.5 * _KILLER
             if flags & F_HISTORY:
                 sc[i] += history[a]
-            if ply == 0:
-                sc[i] += noise[a]
 
     best = -INF
     best_move = -1
@@ -209,6 +217,14 @@ def negamax(legal, apply, status, player, key, order, heur, params, stack, moves
             tt_move[slot] = best_move
             tt_meta[slot] = depth | (bound << 8) | (cfg[C_GEN] << 16)
     return best
+
+
+def check_budget(**budget: float | None) -> None:
+    """Raise ValueError unless every given budget (depth, time, nodes, sims) is positive."""
+    for name, val in budget.items():
+        if val is not None and (isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating))
+                                or not val > 0):
+            raise ValueError(f"{name}={val!r}: a positive number is required")
 
 
 @dataclass(frozen=True)
@@ -280,11 +296,9 @@ class AlphaBeta:
         g = self.game
         if g.is_terminal(state):
             raise GameOverError("cannot search a finished game")
+        check_budget(depth=depth, time=time, nodes=nodes)
         if depth is None and time is None and nodes is None:
             raise ValueError("give a budget: depth=, time= (seconds) or nodes=")
-        for nm, val in (("depth", depth), ("time", time), ("nodes", nodes)):
-            if val is not None and (isinstance(val, bool) or not val > 0):
-                raise ValueError(f"{nm}={val!r}: a positive number is required")
         max_depth = int(depth) if depth is not None else g.max_game_length
         self._buffers(max_depth)
         self._generation = (self._generation + 1) & 0xFFFF
@@ -293,7 +307,7 @@ class AlphaBeta:
             noise = np.zeros(g.num_actions)
         else:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-            noise = rng.random(g.num_actions) * 1e-3
+            noise = rng.random(g.num_actions)
         hist_mode = 0 if self.config.history_increment == "pow2" else 1
         node_budget = int(nodes) if nodes is not None else 1 << 62
         start = _time.perf_counter()
@@ -313,7 +327,7 @@ class AlphaBeta:
             elif limit <= 0:
                 break
             stats = np.zeros(6, np.int64)
-            cfg = np.array([self.config.flags, hist_mode, limit, self._generation], np.int64)
+            cfg = np.array([self.config.flags, hist_mode, limit, self._generation, seed is not None], np.int64)
             self.stack[0] = state
             t0 = _time.perf_counter()
             value = negamax(*self._refs, g.params, self.stack, self.moves, self.scores, self.pv,
