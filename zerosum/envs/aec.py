@@ -70,10 +70,8 @@ class ZerosumEnv(AECEnv):
 
     # ---- AEC API ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. The rules are deterministic; ``seed`` seeds the action spaces."""
-        if seed is not None:
-            for i, agent in enumerate(AGENTS):
-                self.action_spaces[agent].seed(seed + i)
+        """Start a new game. The rules are deterministic, so every reset gives the same start
+        (``seed`` is accepted for the API; seed the action spaces yourself to sample from them)."""
         self.state = self.game.initial_state()
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -82,17 +80,20 @@ class ZerosumEnv(AECEnv):
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
         self.num_moves = 0
-        self._legal_cache: np.ndarray | None = None
+        self._mask_cache: np.ndarray | None = None
         self.agent_selection = AGENTS[self.game.current_player(self.state)]
         if self.render_mode == "human":
             self.render()
 
-    def _legal(self) -> np.ndarray:
-        if self._legal_cache is None:
+    def _mask(self) -> np.ndarray:
+        """The legal-action mask of the current position, computed once per position."""
+        if self._mask_cache is None:
             g = self.game
             n = g.kernels.legal(g.params, self.state, self._moves_buf)
-            self._legal_cache = self._moves_buf[:n].copy()
-        return self._legal_cache
+            mask = np.zeros(g.num_actions, dtype=np.int8)
+            mask[self._moves_buf[:n]] = 1
+            self._mask_cache = mask
+        return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.state is None:
@@ -100,8 +101,7 @@ class ZerosumEnv(AECEnv):
         player = AGENTS.index(agent)
         obs = self.game.observation(self.state, player)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            mask[self._legal()] = 1
+            mask = self._mask().copy()
         else:
             mask = self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
@@ -118,10 +118,9 @@ class ZerosumEnv(AECEnv):
             self._was_dead_step(action)
             return
         a = _check_action_type(action, self.game.num_actions)
-        legal = self._legal()
-        if not (legal == a).any():
+        if not self._mask()[a]:
             reason = (f"action {a} ({self.game.action_to_string(a)}) is not legal; legal: "
-                      f"{self.game._describe_actions(legal)}")
+                      f"{self.game._describe_actions(np.flatnonzero(self._mask()))}")
             if not self.safe:
                 raise IllegalActionError(reason)
             self._end_game({agent: -1.0, self._other(agent): 0.0})
@@ -133,7 +132,7 @@ class ZerosumEnv(AECEnv):
         child = np.empty_like(self.state)
         g.kernels.apply(g.params, self.state, a, child)
         self.state = child
-        self._legal_cache = None
+        self._mask_cache = None
         self.num_moves += 1
         status = g.kernels.status(g.params, child)
         if status != ONGOING:
@@ -151,7 +150,7 @@ class ZerosumEnv(AECEnv):
         self.rewards = dict(rewards)
         self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()
-        self._legal_cache = np.empty(0, dtype=np.int64)
+        self._mask_cache = np.zeros(self.game.num_actions, dtype=np.int8)
 
     # ---- rendering --------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:

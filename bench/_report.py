@@ -1,0 +1,40 @@
+"""Shared output for bench scripts: one JSON document plus a short table."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from typing import Any
+
+import numpy as np
+
+
+def machine() -> dict[str, Any]:
+    """Where the figures were taken."""
+    import os
+
+    return {"python": platform.python_version(), "cpus": os.cpu_count(), "numpy": np.__version__}
+
+
+def emit(name: str, rows: list[dict[str, Any]], columns: list[str], extra: dict[str, Any] | None = None) -> None:
+    """Print the rows as JSON (one line, machine-readable) and then as a table."""
+    doc = {"benchmark": name, "machine": machine(), "rows": rows, **(extra or {})}
+    print(json.dumps(doc, default=float))
+    widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]
+    print()
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(_fmt(r.get(c)).ljust(w) for c, w in zip(columns, widths)))
+    sys.stdout.flush()
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
