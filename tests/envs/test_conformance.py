@@ -17,6 +17,8 @@ CASES = [
     ("nim_v0", {"piles": (3, 4, 5)}),
     ("nim_v0", {"misere": True}),
     ("nim_v0", {"piles": (2, 2), "misere": True}),
+    ("pentago_v0", {}),
+    ("pentago_v0", {"win_before_rotation": False}),
     ("nine_mens_morris_v0", {}),
     ("nine_mens_morris_v0", {"protect_mills": False}),
     ("nine_mens_morris_v0", {"flying": False}),

@@ -22,6 +22,7 @@ from zerosum.envs.aec import AGENTS, EnvOrderError, ZerosumEnv
 ENVS: dict[str, tuple[str, str]] = {
     "tictactoe_v0": ("zerosum.envs.tictactoe_v0", "tictactoe"),
     "nim_v0": ("zerosum.envs.nim_v0", "nim"),
+    "pentago_v0": ("zerosum.envs.pentago_v0", "pentago"),
     "halma_v0": ("zerosum.envs.halma_v0", "halma"),
     "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
 }

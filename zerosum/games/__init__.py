@@ -18,6 +18,7 @@ from zerosum.games.base import (
 GAMES: dict[str, str] = {
     "tictactoe": "zerosum.games.tictactoe:TicTacToe",
     "nim": "zerosum.games.nim:Nim",
+    "pentago": "zerosum.games.pentago:Pentago",
     "halma": "zerosum.games.halma:Halma",
     "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
 }
