@@ -63,10 +63,11 @@ move (or fly) the man on ``from`` to ``to``. Readable names: ``d7`` (place), ``x
 - ``max_turns=200``: the draw cap above, 1..100000. The counter is part of the state, of
   the key and (as a fraction of the cap) of the observation.
 
-**State** (``int64[11]``): ``[men_0, men_1, to_move, removal_due, hand_0, hand_1, turns,
-left_0, went_to_0, left_1, went_to_1]``; ``men_p`` are bitboards (bit i = point i),
-``hand_p`` the men still to place, ``left_p``/``went_to_p`` the no-return record (-1 when
-none). The key is an exact packing of everything but the counters, mixed (splitmix64)
+**State** (``int64[12]``): ``[men_0, men_1, to_move, removal_due, hand_0, hand_1, turns,
+left_0, went_to_0, left_1, went_to_1, status]``; ``men_p`` are bitboards (bit i = point
+i), ``hand_p`` the men still to place, ``left_p``/``went_to_p`` the no-return record (-1
+when none), ``status`` the outcome code, computed once by ``apply`` so that ``status`` and
+``is_terminal`` cost nothing (it is a function of the other slots). The key is an exact packing of everything but the counters, mixed (splitmix64)
 with the turn counter and the no-return record.
 
 **Observation** ``(7, 7, 17)`` int8 on the 7x7 grid of the diagram (point ``a7`` is cell
@@ -87,12 +88,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from zerosum.games.base import (
     APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER,
     STATUS, Action, Game, Heuristic, IllegalActionError, Kernels, State, ZerosumError, check_variant,
     kernel,
 )
+
+def helper(fn: Any) -> Any:
+    """Compile a helper that kernels inline (no call, no reference counting of the arrays)."""
+    return njit(inline="always", cache=True, nogil=True)(fn)
+
 
 # ---- geometry, computed once at import ------------------------------------------------
 NUM_POINTS = 24
@@ -131,8 +138,8 @@ FULL = (1 << NUM_POINTS) - 1
 
 # ---- params and state layout -----------------------------------------------------------
 P_PROTECT, P_FLYING, P_NO_RETURN, P_MAX_TURNS = 0, 1, 2, 3
-S_MEN, S_TO_MOVE, S_REMOVAL, S_HAND, S_TURNS, S_LEFT, S_WENT = 0, 2, 3, 4, 6, 7, 8
-STATE_SIZE = 11
+S_MEN, S_TO_MOVE, S_REMOVAL, S_HAND, S_TURNS, S_LEFT, S_WENT, S_STATUS = 0, 2, 3, 4, 6, 7, 8, 11
+STATE_SIZE = 12
 PLACING, MOVING, FLYING = 0, 1, 2
 NUM_PLANES = 17
 
@@ -142,7 +149,7 @@ _MIX2 = 0x94D049BB133111EB - (1 << 64)
 _GOLDEN = 0x9E3779B97F4A7C15 - (1 << 64)
 
 
-@kernel("int64(int64)")
+@helper
 def popcount(x):  # pragma: no cover - compiled
     """Number of set bits of a non-negative bitboard below 2**32."""
     x = x - ((x >> 1) & 0x55555555)
@@ -151,14 +158,14 @@ def popcount(x):  # pragma: no cover - compiled
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-@kernel("int64(int64)")
+@helper
 def _mix(z):  # pragma: no cover - compiled
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2
     return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
 
-@kernel("int64(int64[::1], int64[::1], int64)")
+@helper
 def phase(params, s, p):  # pragma: no cover - compiled
     """PLACING, MOVING or FLYING for player p."""
     if s[S_HAND + p] > 0:
@@ -168,7 +175,7 @@ def phase(params, s, p):  # pragma: no cover - compiled
     return MOVING
 
 
-@kernel("int64(int64, int64)")
+@helper
 def closes_mill(board, q):  # pragma: no cover - compiled
     """1 when the man on q is in a mill of ``board``."""
     m0 = MILLS_OF[q, 0]
@@ -176,7 +183,7 @@ def closes_mill(board, q):  # pragma: no cover - compiled
     return 1 if (board & m0) == m0 or (board & m1) == m1 else 0
 
 
-@kernel("int64(int64)")
+@helper
 def in_mills(board):  # pragma: no cover - compiled
     """Bitboard of the men of ``board`` that stand in a mill."""
     r = 0
@@ -186,7 +193,7 @@ def in_mills(board):  # pragma: no cover - compiled
     return r
 
 
-@kernel("int64(int64[::1], int64[::1])")
+@helper
 def removable(params, s):  # pragma: no cover - compiled
     """Bitboard of the opponent's men the player to move may remove."""
     opp = s[S_MEN + 1 - s[S_TO_MOVE]]
@@ -196,7 +203,7 @@ def removable(params, s):  # pragma: no cover - compiled
     return free if free != 0 else opp
 
 
-@kernel("int64(int64[::1], int64[::1])")
+@helper
 def has_move(params, s):  # pragma: no cover - compiled
     """1 when the player to move has a legal action (cheaper than generating them)."""
     me = s[S_TO_MOVE]
@@ -225,7 +232,7 @@ def has_move(params, s):  # pragma: no cover - compiled
     return 0
 
 
-@kernel("int64(int64[::1], int64[::1], int64)")
+@helper
 def men(params, s, p):  # pragma: no cover - compiled
     """Men of player p on the board and in hand."""
     return popcount(s[S_MEN + p]) + s[S_HAND + p]
@@ -238,6 +245,12 @@ def _player(params, s):  # pragma: no cover - compiled
 
 @kernel(STATUS)
 def _status(params, s):  # pragma: no cover - compiled
+    return s[S_STATUS]
+
+
+@helper
+def compute_status(params, s):  # pragma: no cover - compiled
+    """The status from the position (apply stores it in the state's last slot)."""
     # OpenSpiel's order: no legal move loses, then 2 men loses, then the turn cap draws.
     if has_move(params, s) == 0:
         return P1_WINS if s[S_TO_MOVE] == 0 else P0_WINS
@@ -252,7 +265,7 @@ def _status(params, s):  # pragma: no cover - compiled
 
 @kernel(LEGAL)
 def _legal(params, s, out):  # pragma: no cover - compiled
-    if s[S_TURNS] >= params[P_MAX_TURNS] or men(params, s, 0) <= 2 or men(params, s, 1) <= 2:
+    if s[S_STATUS] != ONGOING:
         return 0
     me = s[S_TO_MOVE]
     own = s[S_MEN + me]
@@ -300,6 +313,7 @@ def _apply(params, s, a, child):  # pragma: no cover - compiled
         child[S_REMOVAL] = 0
         child[S_TO_MOVE] = opp
         child[S_TURNS] = s[S_TURNS] + 1
+        child[S_STATUS] = compute_status(params, child)
         return
     if a < MOVE_BASE:
         q = a
@@ -317,6 +331,7 @@ def _apply(params, s, a, child):  # pragma: no cover - compiled
     else:
         child[S_TO_MOVE] = opp
         child[S_TURNS] = s[S_TURNS] + 1
+    child[S_STATUS] = compute_status(params, child)
 
 
 @kernel(KEY)
@@ -364,7 +379,7 @@ def _observe(params, s, player, out):  # pragma: no cover - compiled
 
 
 # ---- heuristics (from the player's point of view) ----------------------------------------
-@kernel("float64(int64[::1], int64[::1], int64)")
+@helper
 def _material(params, s, player):  # pragma: no cover - compiled
     """Men difference; a removal due counts as the opponent's man already gone."""
     v = float(men(params, s, player) - men(params, s, 1 - player))
@@ -373,7 +388,7 @@ def _material(params, s, player):  # pragma: no cover - compiled
     return v
 
 
-@kernel("int64(int64, int64)")
+@helper
 def _mills_of(board, other):  # pragma: no cover - compiled
     """Closed mills of board."""
     n = 0
@@ -383,7 +398,7 @@ def _mills_of(board, other):  # pragma: no cover - compiled
     return n
 
 
-@kernel("int64(int64, int64)")
+@helper
 def _open_twos(board, other):  # pragma: no cover - compiled
     """Mill lines holding two of board's men and an empty third point."""
     n = 0
@@ -393,7 +408,7 @@ def _open_twos(board, other):  # pragma: no cover - compiled
     return n
 
 
-@kernel("int64(int64, int64)")
+@helper
 def _mobility(board, other):  # pragma: no cover - compiled
     """(man, adjacent empty point) pairs: the moves of the moving phase."""
     empty = FULL & ~(board | other)
@@ -476,6 +491,22 @@ HEURISTICS = {
     "threats": Heuristic("threats", threats, "10 x men difference + 3 x open two-in-a-row difference"),
 }
 
+_INT64 = np.dtype(np.int64)
+_CONTIGUOUS = (8,)  # the strides of a contiguous 1-D int64 array
+
+
+def _entry(dispatcher: Any) -> Any:
+    """The compiled entry point of a one-signature kernel: the same machine code, called
+    without numba's per-call type dispatch (about 0.3 us a call). Only for arguments known
+    to be contiguous 1-D int64 arrays; the dispatcher checks anything else."""
+    try:
+        return dispatcher.overloads[dispatcher.signatures[0]].entry_point
+    except (AttributeError, IndexError, KeyError):  # pragma: no cover - other numba versions
+        return dispatcher
+
+
+_LEGAL_ENTRY = _entry(_legal)
+_APPLY_ENTRY = _entry(_apply)
 _MOVE_RE = re.compile(r"^([a-g][1-7])\s*[-x>\s]?\s*([a-g][1-7])$")
 _REMOVE_RE = re.compile(r"^(?:x|remove|take)\s*([a-g][1-7])$")
 _FORMS = ("write a point to place on such as 'd7', 'x d7' to remove the opponent's man on d7, "
@@ -503,7 +534,7 @@ class NineMensMorris(Game):
                       isinstance(max_turns, (int, np.integer)) and not isinstance(max_turns, (bool, np.bool_))
                       and 1 <= max_turns <= 100_000)
         max_turns = int(max_turns)
-        initial = np.array([0, 0, 0, 0, NUM_MEN, NUM_MEN, 0, -1, -1, -1, -1], dtype=np.int64)
+        initial = np.array([0, 0, 0, 0, NUM_MEN, NUM_MEN, 0, -1, -1, -1, -1, ONGOING], dtype=np.int64)
         super().__init__(
             name="nine_mens_morris", kernels=KERNELS,
             params=np.array([int(protect), int(fly), int(no_ret), max_turns], np.int64),
@@ -512,6 +543,27 @@ class NineMensMorris(Game):
             variant={"protect_mills": protect, "flying": fly, "no_return": no_ret, "max_turns": max_turns},
             heuristics=dict(HEURISTICS), default_heuristic="men_mills",
         )
+
+    # ---- the protocol's hot calls, without numba's per-call type dispatch ----------------
+    def legal_actions(self, state: State) -> np.ndarray:
+        """The legal actions, ascending (empty in a finished game)."""
+        out = np.empty(MAX_MOVES, dtype=_INT64)
+        if state.dtype is _INT64 and state.strides == _CONTIGUOUS:
+            return out[:_LEGAL_ENTRY(self.params, state, out)]
+        return out[:_legal(self.params, state, out)]
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        """``apply`` without validation, for callers that took the action from legal_actions."""
+        child = np.empty(STATE_SIZE, dtype=_INT64)
+        if state.dtype is _INT64 and state.strides == _CONTIGUOUS:
+            _APPLY_ENTRY(self.params, state, action, child)
+        else:
+            _apply(self.params, state, action, child)
+        return child
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over (read from the state's status slot)."""
+        return bool(state[S_STATUS] != ONGOING)
 
     # ---- readable state -------------------------------------------------------------
     def position(self, x: Sequence[str] = (), o: Sequence[str] = (), to_move: int = 0,
@@ -522,7 +574,7 @@ class NineMensMorris(Game):
         ``no_return`` maps a player to (point left, point the man went to), as recorded by
         the ``no_return`` variant. Raises PositionError for an impossible description.
         """
-        s = np.array([0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1], dtype=np.int64)
+        s = np.array([0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, ONGOING], dtype=np.int64)
         for pl, names in ((0, x), (1, o)):
             for n in names:
                 if n not in POINT_INDEX:
@@ -543,6 +595,7 @@ class NineMensMorris(Game):
             if left not in POINT_INDEX or went not in POINT_INDEX:
                 raise PositionError(f"no_return={no_return!r}: points are {', '.join(POINT_NAMES)}")
             s[S_LEFT + 2 * pl], s[S_WENT + 2 * pl] = POINT_INDEX[left], POINT_INDEX[went]
+        s[S_STATUS] = compute_status(self.params, s)
         return s
 
     def removal_due(self, state: State) -> bool:
