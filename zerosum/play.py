@@ -439,79 +439,66 @@ def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None
 
 
 # ---- replay ------------------------------------------------------------------------------
-def _field(record: Any, *names: str, default: Any = None) -> Any:
-    """A field of a game record, whether it is a mapping or an object with attributes."""
-    for name in names:
-        if isinstance(record, Mapping):
-            if name in record:
-                return record[name]
-        elif hasattr(record, name):
-            return getattr(record, name)
-    return default
-
-
 @dataclass(frozen=True)
 class Replay:
-    """A stored game made ready to show: the game, the moves, who played them."""
+    """A stored tournament game made ready to show: every position, who played, what they thought.
+
+    Built from :meth:`zerosum.evaluation.store.Store.game_record` (a ``StoredGame``: game
+    name, variant, agents in seat order, opening, every action from the start, result).
+    """
 
     game: Game
     game_id: Any
     actions: tuple[int, ...]
     agents: tuple[str, str]
     opening: int
-    result: Any
+    result: str | None
+    termination: str | None
+    error: str | None
     states: tuple[State, ...]
+    thoughts: Mapping[int, str] = field(default_factory=dict)
 
     @classmethod
-    def from_record(cls, record: Any, game_id: Any = None) -> Replay:
-        """Rebuild every position of a ``Store.game_record`` entry, checking each move."""
-        name = _field(record, "game", "game_name")
-        variant = dict(_field(record, "variant", default={}) or {})
-        variant = {k: tuple(v) if isinstance(v, list) else v for k, v in variant.items()}
-        game = build_game(str(name), variant)
-        actions = tuple(int(a) for a in _field(record, "actions", "moves", default=()))
-        agents = _field(record, "agents", default=("?", "?"))
-        seats = _field(record, "seats")
-        if isinstance(agents, Mapping):
-            agents = (agents.get(0, agents.get("0", "?")), agents.get(1, agents.get("1", "?")))
-        agents = tuple(str(a) for a in agents)
-        if seats is not None and len(seats) == 2 and len(agents) == 2 and not isinstance(seats[0], str):
-            # seats given as indices into agents: seats[p] is the agent playing player p
-            if sorted(int(x) for x in seats) == [0, 1]:
-                agents = (agents[int(seats[0])], agents[int(seats[1])])
-        elif seats is not None and len(seats) == 2:
-            agents = (str(seats[0]), str(seats[1]))
-        opening = _field(record, "opening", default=0) or 0
-        opening = len(opening) if isinstance(opening, (list, tuple)) else int(opening)
+    def from_record(cls, record: Any, thoughts: Mapping[int, str] | None = None) -> Replay:
+        """Rebuild every position of a stored game, checking each move against the rules."""
+        variant = {k: tuple(v) if isinstance(v, list) else v for k, v in dict(record.variant).items()}
+        game = build_game(str(record.game), variant)
+        actions = tuple(int(a) for a in record.actions)
         states = [game.initial_state()]
         for i, a in enumerate(actions):
             try:
                 states.append(game.apply(states[-1], a))
             except (ZerosumError, ValueError) as exc:
-                raise UsageError(f"stored game {game_id} has an illegal move {i + 1} ({a}): {exc}") from None
-        return cls(game, _field(record, "game_id", "id", default=game_id), actions,
-                   (agents[0], agents[1]), opening, _field(record, "result"), tuple(states))
+                raise UsageError(f"stored game {record.game_id} has an illegal move {i + 1} ({a}): {exc}") from None
+        return cls(game, record.game_id, actions, (str(record.agents[0]), str(record.agents[1])),
+                   len(record.opening), record.result, record.termination, record.error, tuple(states),
+                   dict(thoughts or {}))
 
     def caption(self, ply: int) -> str:
         """A one-line caption for position ``ply`` (0 = the start)."""
         if ply == 0:
             return f"game {self.game_id}: start"
         mover = self.game.current_player(self.states[ply - 1])
-        tag = " (opening)" if ply <= self.opening else ""
-        return f"{ply}. player {mover} {self.game.action_to_string(self.actions[ply - 1])}{tag}"
+        who = "opening" if ply <= self.opening else self.agents[mover]
+        return f"{ply}. player {mover} ({who}) {self.game.action_to_string(self.actions[ply - 1])}"
 
     def final_words(self) -> str:
-        """The result as stored, and as the rules say."""
-        g, last = self.game, self.states[-1]
-        outcome = g.outcome(last)
-        if outcome == Outcome.DRAW:
-            rules = "a draw"
-        elif outcome.winner is not None:
-            rules = f"player {outcome.winner} ({self.agents[outcome.winner]}) wins"
-        else:
-            rules = "unfinished"
-        stored = f" (stored result: {self.result})" if self.result is not None else ""
-        return f"Result: {rules} after {len(self.actions)} moves{stored}."
+        """The stored result in words (a forfeit says why)."""
+        outcome = self.game.outcome(self.states[-1])
+        winner = outcome.winner
+        if self.result == "1-0":
+            winner = 0
+        elif self.result == "0-1":
+            winner = 1
+        elif self.result is not None:
+            winner = None
+        words = f"player {winner} ({self.agents[winner]}) wins" if winner is not None else "a draw"
+        if self.result is None and outcome == Outcome.ONGOING:
+            words = "unfinished"
+        text = f"Result: {self.result + ', ' if self.result else ''}{words} after {len(self.actions)} moves"
+        if self.termination and self.termination != "end":
+            text += f" (ended by {self.termination}{': ' + self.error if self.error else ''})"
+        return text + "."
 
     def text(self) -> str:
         """The whole game as text, move by move, each position drawn by ``game.render``."""
@@ -520,10 +507,13 @@ class Replay:
         lines = [f"game {self.game_id}: {g.name}{f' ({variant})' if variant else ''}",
                  f"player 0: {self.agents[0]}", f"player 1: {self.agents[1]}"]
         if self.opening:
-            lines.append(f"opening: the first {self.opening} moves were random")
+            lines.append(f"opening: the first {self.opening} moves were given (random plies), not chosen")
         lines += ["", "start", g.render(self.states[0])]
         for ply in range(1, len(self.states)):
-            lines += ["", self.caption(ply), g.render(self.states[ply])]
+            lines += ["", self.caption(ply)]
+            if ply - 1 in self.thoughts:
+                lines.append(f"  {self.thoughts[ply - 1]}")
+            lines.append(g.render(self.states[ply]))
         lines += ["", self.final_words()]
         return "\n".join(lines)
 
@@ -536,55 +526,90 @@ class Replay:
         env_names = sorted(n for n, (_, game_name) in ENVS.items() if game_name == self.game.name)
         if not env_names:
             raise UsageError(f"no environment draws {self.game.name}; environments: {', '.join(sorted(ENVS))}")
-        draw = env_module(env_names[-1]).draw
+        draw = env_module(env_names[-1]).draw  # the newest version of the game's env
         images = []
         for ply, state in enumerate(self.states):
             board = Image.fromarray(draw(self.game, state)).convert("RGB")
             bar = 22
-            img = Image.new("RGB", (max(board.width, 200), board.height + bar), (255, 255, 255))
+            img = Image.new("RGB", (max(board.width, 240), board.height + bar), (255, 255, 255))
             img.paste(board, (0, 0))
             ImageDraw.Draw(img).text((6, board.height + 5), self.caption(ply), fill=(0, 0, 0))
             images.append(img)
         return images
 
     def write_gif(self, path: str, fps: float = 2.0) -> int:
-        """Write the animation; returns the number of frames (moves + 1)."""
+        """Write the animation; returns the number of frames (the start position + one per move)."""
         images = self.frames()
         duration = [max(20, int(round(1000 / fps)))] * len(images)
         duration[-1] = max(duration[-1], 2000)  # linger on the final position
-        images[0].save(path, save_all=True, append_images=images[1:], duration=duration, loop=0,
-                       optimize=False, disposal=1)
+        images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=duration,
+                       loop=0, optimize=False)
         return len(images)
 
 
+def _stored_thoughts(store: Any, record: Any) -> dict[int, str]:
+    """Per-ply search statistics from the store's moves table (empty if it has none)."""
+    import json
+    import sqlite3
+
+    try:
+        rows = store.conn.execute("SELECT ply, time, nodes, depth, value, pv FROM moves WHERE game_id = ? "
+                                  "ORDER BY ply", (int(record.game_id),)).fetchall()
+    except (sqlite3.Error, ZerosumError, ValueError):
+        return {}
+    out = {}
+    for ply, seconds, nodes, depth, value, pv in rows:
+        if nodes is None and value is None:
+            out[int(ply)] = f"time {seconds:.3f} s"
+            continue
+        parts = []
+        if value is not None:
+            parts.append(f"value {describe_value(value)}")
+        if depth is not None:
+            parts.append(f"depth {depth}")
+        if nodes is not None:
+            parts.append(f"nodes {int(nodes):,}")
+        parts.append(f"time {seconds:.3f} s")
+        if pv:
+            try:
+                parts.append(f"pv {join_moves([str(m) for m in json.loads(pv)])}")
+            except (ValueError, TypeError):
+                pass
+        out[int(ply)] = ", ".join(parts)
+    return out
+
+
 def load_replay(db: str, game_id: str) -> Replay:
-    """Read a game from a tournament store (``Store(path).game_record(game_id)``)."""
+    """Read one game from a tournament database (``Store(db).game_record(game_id)``)."""
     import os
 
-    if not os.path.exists(db):
-        raise UsageError(f"no such database: {db}")
+    from zerosum.evaluation.store import Store
+
+    if not os.path.isfile(db):
+        raise UsageError(f"no tournament database at {db!r}")
     try:
-        from zerosum.evaluation.store import Store
-    except ImportError as exc:
-        raise UsageError(f"cannot read tournament stores: {exc}") from None
-    key: Any = int(game_id) if game_id.strip().lstrip("-").isdigit() else game_id
+        key = int(game_id)
+    except ValueError:
+        raise UsageError(f"a game id is an integer; got {game_id!r}") from None
+    store = Store(db)
     try:
-        record = Store(db).game_record(key)
-    except (KeyError, LookupError) as exc:
-        raise UsageError(f"no game {game_id!r} in {db}: {exc}") from None
-    except (ZerosumError, ValueError, OSError) as exc:
-        raise UsageError(f"cannot read game {game_id!r} from {db}: {exc}") from None
-    if record is None:
-        raise UsageError(f"no game {game_id!r} in {db}")
-    return Replay.from_record(record, key)
+        record = store.game_record(key)
+        thoughts = _stored_thoughts(store, record)
+    except (ZerosumError, ValueError, LookupError) as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.close()
+    return Replay.from_record(record, thoughts)
 
 
 def _replay_parser() -> _Parser:
     p = _Parser(prog="zerosum replay",
-                description="Show a stored tournament game move by move as text, or write it as an animated GIF "
-                            "(one frame for the start position plus one per move).")
-    p.add_argument("db", help="the tournament database (SQLite)")
-    p.add_argument("game_id", help="the game's id in the database")
+                description="Show a stored tournament game move by move as text (each position drawn as in "
+                            "zerosum play, with each agent's search statistics), or write an animated GIF of "
+                            "the environment's drawings: one frame for the start position plus one per move.",
+                epilog="Example: zerosum replay results/tictactoe/tournament.sqlite 3 --gif game3.gif --fps 2")
+    p.add_argument("db", help="the tournament database (SQLite) written by zerosum tournament")
+    p.add_argument("game_id", help="the game's id in the database (games are numbered from 1)")
     p.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF instead of text")
     p.add_argument("--fps", type=float, default=2.0, help="frames per second of the GIF (default 2)")
     return p
@@ -597,9 +622,12 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
         _replay_parser().print_help()
         return 0
     try:
-        args = _replay_parser().parse_args(argv)
+        try:
+            args = _replay_parser().parse_args(argv)
+        except UsageError as exc:
+            raise UsageError(f"{exc} (zerosum replay --help shows the options)") from None
         if not args.fps > 0:
-            raise UsageError(f"--fps must be a positive number; got {args.fps}")
+            raise UsageError(f"--fps must be a positive number of frames per second; got {args.fps}")
         replay = load_replay(args.db, args.game_id)
         if args.gif:
             n = replay.write_gif(args.gif, args.fps)
@@ -610,8 +638,6 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
         print(f"zerosum replay: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"zerosum replay: cannot write {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"zerosum replay: cannot write {args.gif!r}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0
-
-
