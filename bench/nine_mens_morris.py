@@ -7,7 +7,8 @@
 2. Random playouts, moves/s: OpenSpiel's C++ game via pyspiel, our Game API
    (``legal_actions`` / ``apply_unchecked`` / ``is_terminal``), our kernels with reused
    buffers, all in the same loop shape with the same random generator; and through the
-   safe ``env()`` (``agent_iter`` / ``last`` / ``step``, target >= 30 k moves/s).
+   safe ``env()`` (``agent_iter`` / ``last`` / ``step``, target >= 30 k moves/s); and the
+   kernels inside a compiled loop (how MCTS rollouts use them), for scale.
 
 Prints one JSON object, then a table. ``python bench/nine_mens_morris.py [--quick]``.
 """
@@ -17,9 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 
 import numpy as np
+from numba import njit
 
 from zerosum.envs import nine_mens_morris_v0
 from zerosum.games.nine_mens_morris import NineMensMorris
@@ -116,6 +119,35 @@ def bench_playouts(game: NineMensMorris, games: int, seed: int = 0) -> dict:
             for name in moves}
 
 
+@njit(cache=True)
+def _compiled_playouts(legal, apply, params, initial, games, seed):  # pragma: no cover - compiled
+    np.random.seed(seed)
+    moves = np.empty(64, np.int64)
+    s = initial.copy()
+    child = initial.copy()
+    total = 0
+    for _ in range(games):
+        s[:] = initial
+        while True:
+            n = legal(params, s, moves)
+            if n == 0:
+                break
+            apply(params, s, moves[np.random.randint(n)], child)
+            s, child = child, s
+            total += 1
+    return total
+
+
+def bench_compiled_playouts(game: NineMensMorris, games: int) -> dict:
+    """The same kernels in a numba loop, as MCTS rollouts run them."""
+    k = game.kernels
+    _compiled_playouts(k.legal, k.apply, game.params, game.initial, 2, 0)
+    t = time.perf_counter()
+    n = _compiled_playouts(k.legal, k.apply, game.params, game.initial, games, 1)
+    dt = time.perf_counter() - t
+    return {"moves": int(n), "seconds": dt, "moves_per_s": n / dt}
+
+
 def bench_env(games: int, seed: int = 0) -> dict:
     env = nine_mens_morris_v0.env()
     rng = np.random.default_rng(seed)
@@ -145,6 +177,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.quick:
         args.depth, args.openspiel_depth, args.games, args.env_games = 6, 4, 50, 20
+    if args.openspiel_depth < args.depth:
+        print(f"note: OpenSpiel searched to depth {args.openspiel_depth} only, ours to {args.depth}", file=sys.stderr)
     game = NineMensMorris()
     result = {
         "alphabeta_men": {"depth": args.depth, **bench_alphabeta(game, args.depth, "men")},
@@ -152,6 +186,7 @@ def main() -> None:
                                          **bench_openspiel_alphabeta(args.openspiel_depth)},
         "playouts": bench_playouts(game, args.games),
         "env": bench_env(args.env_games),
+        "compiled_playouts": bench_compiled_playouts(game, 10 * args.games),
     }
     for name in ("men_mills", "men_mobility", "threats"):
         result[f"alphabeta_{name}"] = {"depth": args.depth, **bench_alphabeta(game, args.depth, name)}
@@ -167,6 +202,9 @@ def main() -> None:
         print(f"{'random playouts ' + name:48} {r['seconds']:9.3f} {r['moves']:12,d} {r['moves_per_s']:12,.0f}")
     r = result["env"]
     print(f"{'random playouts env()':48} {r['seconds']:9.3f} {r['moves']:12,d} {r['moves_per_s']:12,.0f}")
+    r = result["compiled_playouts"]
+    print(f"{'random playouts, kernels in a numba loop':48} {r['seconds']:9.3f} {r['moves']:12,d} "
+          f"{r['moves_per_s']:12,.0f}")
 
 
 if __name__ == "__main__":

@@ -60,15 +60,17 @@ move (or fly) the man on ``from`` to ``to``. Readable names: ``d7`` (place), ``x
   When the return is a player's only move, they have no legal move and lose. The rule
   forbids the shortest repetitions (shuttling a man out of a mill and back); the turn
   counter is unaffected.
-- ``max_turns=200``: the draw cap above, 1..100000. The counter is part of the state, of
-  the key and (as a fraction of the cap) of the observation.
+- ``max_turns=200``: the draw cap above, 1..100000. ``protect_mills`` and ``flying`` leave
+  the counter alone, and no variant adds a repetition rule. The counter is part of the
+  state, of the key and (as a fraction of the cap) of the observation.
 
 **State** (``int64[12]``): ``[men_0, men_1, to_move, removal_due, hand_0, hand_1, turns,
 left_0, went_to_0, left_1, went_to_1, status]``; ``men_p`` are bitboards (bit i = point
 i), ``hand_p`` the men still to place, ``left_p``/``went_to_p`` the no-return record (-1
 when none), ``status`` the outcome code, computed once by ``apply`` so that ``status`` and
-``is_terminal`` cost nothing (it is a function of the other slots). The key is an exact packing of everything but the counters, mixed (splitmix64)
-with the turn counter and the no-return record.
+``is_terminal`` cost nothing (it is a function of the other slots). The key is an exact
+packing of the board, mover, removal flag and hands, mixed (splitmix64) with the turn
+counter and the no-return record.
 
 **Observation** ``(7, 7, 17)`` int8 on the 7x7 grid of the diagram (point ``a7`` is cell
 (0, 0), ``g1`` cell (6, 6); the 25 cells that are not points stay 0 in the point planes),
@@ -79,6 +81,15 @@ men in hand and 11 the opponent's (k men in hand: ones in the first k cells in r
 order), 12 the turn counter as a fraction of the cap (ones in the first
 ``49 * turns // max_turns`` cells), 13-14 the observer's no-return record (the point its
 last-moved man left, the point that man stands on), 15-16 the opponent's.
+
+**Heuristics** (by name, from the player's point of view; a removal due counts as done):
+``men`` (men on the board and in hand, own minus the opponent's), ``men_mills`` (10 per
+man + 1 per closed mill), ``men_mobility`` (10 per man + 1 per move to an adjacent empty
+point), ``threats`` (10 per man + 3 per open two-in-a-row: two men and an empty third
+point on a mill line). The ordering hint puts mill-closing moves first (2), then moves onto
+the empty point of an opponent's two-in-a-row (1); removals of a man from an opponent's
+open two come first. ``NineMensMorris.position(x=[...], o=[...], ...)`` builds a state from
+point names.
 """
 
 from __future__ import annotations
