@@ -29,7 +29,9 @@ test: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(PY) bench/env_throughput.py
 
-# numba caches compiled kernels next to the sources; drop them after editing a kernel
-# that other compiled code calls (numba only tracks the caller's own file).
+# numba caches compiled rules next to the sources and the per-game search copies in
+# ~/.cache/zerosum (named by a hash of their sources, so they are never stale); this only
+# frees the disk space. Edit a helper that a kernel in another file calls? Run it too.
 clean-cache:
 	find zerosum -name '*.nbi' -delete -o -name '*.nbc' -delete
+	rm -rf "$${ZEROSUM_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zerosum}/search"

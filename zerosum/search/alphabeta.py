@@ -19,204 +19,15 @@ import time as _time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, types
 
-from zerosum.games.base import (
-    APPLY, HEURISTIC, KEY, LEGAL, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS, Game,
-    GameOverError, State,
+from zerosum.games.base import Game, GameOverError, State
+from zerosum.search import compiled
+from zerosum.search._flags import (
+    ABORTED, C_GEN, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
+    N_STATS, NODES, PROBES,
 )
-from zerosum.search.functions import heuristic_ref, resolve_heuristic, rule_refs
-from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
-
-# flags
-F_TT, F_TT_MOVE, F_HINT, F_KILLERS, F_HISTORY = 1, 2, 4, 8, 16
-# stats slots
-NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED = 0, 1, 2, 3, 4, 5
-# cfg slots
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED = 0, 1, 2, 3, 4
-EXACT, LOWER, UPPER = 0, 1, 2
-INF = 1e18
-_TT_FIRST, _HINT_W, _KILLER = 1e30, 1e20, 1e15
-_HISTORY_CAP = 1e14
-
-_F = types.FunctionType
-_I1, _I2 = types.int64[::1], types.int64[:, ::1]
-_D1, _D2 = types.float64[::1], types.float64[:, ::1]
-NEGAMAX = types.float64(
-    _F(LEGAL), _F(APPLY), _F(STATUS), _F(PLAYER), _F(KEY), _F(ORDER), _F(HEURISTIC),
-    _I1,            # params
-    _I2, _I2, _D2,  # state stack, move lists, move scores (one row per ply)
-    _I2, _I1,       # triangular PV table and lengths
-    _I1, _D1, _I1, _I1,  # TT: key, value, move, meta (depth | bound << 8 | generation << 16)
-    _I2, _D1, _D1,  # killers (2 per ply), history (per action), root noise (per action)
-    _I1, _I1,       # cfg, stats
-    types.int64, types.int64, types.float64, types.float64,  # ply, depth, alpha, beta
-)
-
-
-@njit(types.int64(types.int64), cache=True)
-def mix_key(k):
-    """splitmix64 finaliser: spreads a game's key over the table; never 0 (the empty mark)."""
-    z = np.uint64(k) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    r = np.int64(z)
-    return r if r != 0 else 1
-
-
-@njit(types.float64(types.int64, types.int64, types.int64), cache=True)
-def terminal_value(status, player, ply):
-    """Value of a finished game for ``player``, scored by distance from the root."""
-    if status == P0_WINS:
-        return WIN - ply if player == 0 else -(WIN - ply)
-    if status == P1_WINS:
-        return WIN - ply if player == 1 else -(WIN - ply)
-    return 0.0
-
-
-@njit(cache=True)
-def _to_tt(v, ply):
-    if v >= WIN_BOUND:
-        return v + ply
-    if v <= -WIN_BOUND:
-        return v - ply
-    return v
-
-
-@njit(cache=True)
-def _from_tt(v, ply):
-    if v >= WIN_BOUND:
-        return v - ply
-    if v <= -WIN_BOUND:
-        return v + ply
-    return v
-
-
-@njit(NEGAMAX, cache=True)
-def negamax(legal, apply, status, player, key, order, heur, params, stack, moves, scores,
-            pv, pvlen, tt_key, tt_val, tt_move, tt_meta, killers, history, noise, cfg, stats,
-            ply, depth, alpha, beta):  # pragma: no cover - compiled
-    s = stack[ply]
-    stats[NODES] += 1
-    pvlen[ply] = 0
-    me = player(params, s)
-    if depth <= 0:
-        stats[LEAVES] += 1
-        return heur(params, s, me)
-    if stats[NODES] > cfg[C_NODE_LIMIT]:
-        stats[ABORTED] = 1
-        return 0.0
-    flags = cfg[C_FLAGS]
-    alpha0 = alpha
-    hash_move = -1
-    k = 0
-    slot = 0
-    if flags & F_TT:
-        k = mix_key(key(params, s))
-        slot = k & (tt_key.shape[0] - 1)
-        stats[PROBES] += 1
-        if tt_key[slot] == k:
-            stats[HITS] += 1
-            hash_move = tt_move[slot]
-            meta = tt_meta[slot]
-            stored = meta & 0xFF
-            bound = (meta >> 8) & 0xFF
-            v = _from_tt(tt_val[slot], ply)
-            # Depth-exact reuse keeps every value equal to minimax's at the same depth; a
-            # proven exact result within reach of this depth is what this search would find.
-            usable = stored == depth or (bound == EXACT and stored > depth and abs(v) >= WIN_BOUND
-                                         and WIN - abs(v) - ply <= depth)
-            if ply > 0 and usable:
-                if bound == EXACT or (bound == LOWER and v >= beta) or (bound == UPPER and v <= alpha):
-                    return v
-
-    mv = moves[ply]
-    sc = scores[ply]
-    n = legal(params, s, mv)
-    ordered = flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY) or ply == 0
-    if ply == 0 and cfg[C_SEEDED]:
-        # Random tie-breaking: the root follows the TT move, then a seeded random order.
-        for i in range(n):
-            sc[i] = noise[mv[i]] + (_TT_FIRST if mv[i] == hash_move else 0.0)
-    elif ordered:
-        if flags & F_HINT:
-            order(params, s, mv, n, sc)
-            for i in range(n):
-                sc[i] *= _HINT_W
-        else:
-            for i in range(n):
-                sc[i] = 0.0
-        for i in range(n):
-            a = mv[i]
-            if a == hash_move and flags & F_TT_MOVE:
-                sc[i] += _TT_FIRST
-            if flags & F_KILLERS and (a == killers[ply, 0] or a == killers[ply, 1]):
-                sc[i] += _KILLER if a == killers[ply, 0] else 0.5 * _KILLER
-            if flags & F_HISTORY:
-                sc[i] += history[a]
-
-    best = -INF
-    best_move = -1
-    child = stack[ply + 1]
-    for i in range(n):
-        if ordered:  # pick the best remaining move (cheap when a cutoff comes early)
-            j = i
-            for t in range(i + 1, n):
-                if sc[t] > sc[j]:
-                    j = t
-            if j != i:
-                mv[i], mv[j] = mv[j], mv[i]
-                sc[i], sc[j] = sc[j], sc[i]
-        a = mv[i]
-        apply(params, s, a, child)
-        st = status(params, child)
-        if st != ONGOING:
-            stats[NODES] += 1
-            stats[LEAVES] += 1
-            pvlen[ply + 1] = 0
-            v = terminal_value(st, me, ply + 1)
-        elif player(params, child) == me:  # the same player moves again
-            v = negamax(legal, apply, status, player, key, order, heur, params, stack, moves,
-                        scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta, killers, history,
-                        noise, cfg, stats, ply + 1, depth - 1, alpha, beta)
-        else:
-            v = -negamax(legal, apply, status, player, key, order, heur, params, stack, moves,
-                         scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta, killers, history,
-                         noise, cfg, stats, ply + 1, depth - 1, -beta, -alpha)
-        if stats[ABORTED]:
-            return 0.0
-        if v > best:
-            best = v
-            best_move = a
-            pv[ply, ply] = a
-            m = pvlen[ply + 1]
-            for t in range(m):
-                pv[ply, ply + 1 + t] = pv[ply + 1, ply + 1 + t]
-            pvlen[ply] = m + 1
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    stats[CUTOFFS] += 1
-                    if flags & F_KILLERS and a != killers[ply, 0]:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = a
-                    if flags & F_HISTORY:
-                        history[a] += 2.0 ** depth if cfg[C_HIST_MODE] == 0 else float(depth * depth)
-                        if history[a] > _HISTORY_CAP:
-                            for t in range(history.shape[0]):
-                                history[t] *= 0.5
-                    break
-
-    if flags & F_TT:
-        meta = tt_meta[slot]
-        if tt_key[slot] == 0 or (meta >> 16) != cfg[C_GEN] or depth >= (meta & 0xFF) or tt_key[slot] == k:
-            bound = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-            tt_key[slot] = k
-            tt_val[slot] = _to_tt(best, ply)
-            tt_move[slot] = best_move
-            tt_meta[slot] = depth | (bound << 8) | (cfg[C_GEN] << 16)
-    return best
+from zerosum.search.functions import heuristic_ref, resolve_heuristic
+from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
 
 
 def check_budget(**budget: float | None) -> None:
@@ -263,7 +74,8 @@ class AlphaBeta:
         self.game = game
         self.config = config or AlphaBetaConfig(**options)
         self.heuristic = resolve_heuristic(game, heuristic)
-        self._refs = (*rule_refs(game), heuristic_ref(self.heuristic))
+        self._heur = heuristic_ref(self.heuristic)
+        self._kernels = compiled.for_game(game)
         n = self.config.tt_size if self.config.tt else 1
         self.tt_key = np.zeros(n, np.int64)
         self.tt_val = np.zeros(n, np.float64)
@@ -316,7 +128,7 @@ class AlphaBeta:
         best: SearchResult | None = None
         iterations: list[SearchStats] = []
         spent = 0
-        totals = np.zeros(6, np.int64)
+        totals = np.zeros(N_STATS, np.int64)
         for d in range(first, max_depth + 1):
             limit = node_budget - spent
             if deadline is not None and best is not None:
@@ -326,11 +138,11 @@ class AlphaBeta:
                 limit = 1 << 62  # the first iteration always finishes: a move is always available
             elif limit <= 0:
                 break
-            stats = np.zeros(6, np.int64)
+            stats = np.zeros(N_STATS, np.int64)
             cfg = np.array([self.config.flags, hist_mode, limit, self._generation, seed is not None], np.int64)
             self.stack[0] = state
             t0 = _time.perf_counter()
-            value = negamax(*self._refs, g.params, self.stack, self.moves, self.scores, self.pv,
+            value = self._kernels.negamax(self._heur, g.params, self.stack, self.moves, self.scores, self.pv,
                             self.pvlen, self.tt_key, self.tt_val, self.tt_move, self.tt_meta,
                             self.killers, self.history, noise, cfg, stats, 0, d, -INF, INF)
             elapsed = _time.perf_counter() - t0

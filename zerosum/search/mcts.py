@@ -11,138 +11,16 @@ node, so games with repeated turns are handled. The budget is simulations or sec
 
 from __future__ import annotations
 
-import math
 import time as _time
 
 import numpy as np
-from numba import njit, types
 
-from zerosum.games.base import (
-    APPLY, HEURISTIC, KEY, LEGAL, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS, Game,
-    GameOverError, Heuristic, State,
-)
+from zerosum.games.base import Game, GameOverError, Heuristic, State
+from zerosum.search import compiled
 from zerosum.search.alphabeta import check_budget
-from zerosum.search.functions import heuristic_ref, resolve_heuristic, rule_refs
+from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.heuristics import zero
 from zerosum.search.result import SearchResult, SearchStats
-
-_F = types.FunctionType
-_I1, _I2, _D1 = types.int64[::1], types.int64[:, ::1], types.float64[::1]
-
-MCTS = types.void(
-    _F(LEGAL), _F(APPLY), _F(STATUS), _F(PLAYER), _F(KEY), _F(ORDER), _F(HEURISTIC), _I1,
-    _I2, _I1, _I1, _I1, _I1, _I1, _D1, _I1,  # states, parent, action, first, count, visits, wins, mover
-    _I2, _I1, _D1, _I1, _I1,                 # scratch states, moves buffer, score buffer, path, cfg ints
-    _D1, _I1,                                # cfg floats, stats
-)
-# cfg ints: sims, rollout mode (0 random, 1 greedy), rollout depth (-1 = to the end), seed (-1 = none)
-# cfg floats: c_uct, epsilon, heuristic scale
-# stats: tree size, simulations done, rollout plies, max depth
-
-
-@njit(types.float64(types.int64), cache=True)
-def _reward_p0(status):
-    """Player 0's reward for a finished game: 1 win, 0.5 draw, 0 loss."""
-    if status == P0_WINS:
-        return 1.0
-    if status == P1_WINS:
-        return 0.0
-    return 0.5
-
-
-@njit(MCTS, cache=True)
-def mcts_run(legal, apply, status, player, key, order, heur, params, states, parent, action,
-             first, count, visits, wins, mover, scratch, moves, scores, path, icfg, fcfg,
-             stats):  # pragma: no cover - compiled
-    if icfg[3] >= 0:
-        np.random.seed(icfg[3])
-    c_uct, eps, scale = fcfg[0], fcfg[1], fcfg[2]
-    capacity = states.shape[0]
-    for _ in range(icfg[0]):
-        node = 0
-        depth = 0
-        path[0] = 0
-        # selection: descend through expanded nodes by UCT, unvisited children first
-        while first[node] >= 0:
-            best = -1.0
-            pick = first[node]
-            logn = math.log(visits[node] + 1.0)
-            for c in range(first[node], first[node] + count[node]):
-                if visits[c] == 0:
-                    u = 1e9 + np.random.random()
-                else:
-                    u = wins[c] / visits[c] + c_uct * math.sqrt(logn / visits[c])
-                if u > best:
-                    best = u
-                    pick = c
-            node = pick
-            depth += 1
-            path[depth] = node
-        # expansion at a leaf's second visit (the root's first): all children, if there is room
-        st = status(params, states[node])
-        if st == ONGOING and (visits[node] > 0 or node == 0):
-            n = legal(params, states[node], moves)
-            if stats[0] + n <= capacity:
-                base = stats[0]
-                mover[node] = player(params, states[node])
-                for i in range(n):
-                    c = base + i
-                    apply(params, states[node], moves[i], states[c])
-                    parent[c] = node
-                    action[c] = moves[i]
-                    first[c] = -1
-                    count[c] = 0
-                    visits[c] = 0
-                    wins[c] = 0.0
-                first[node] = base
-                count[node] = n
-                stats[0] = base + n
-                node = base + np.random.randint(n)
-                depth += 1
-                path[depth] = node
-        if depth > stats[3]:
-            stats[3] = depth
-        # rollout from node
-        for t in range(states.shape[1]):
-            scratch[0, t] = states[node, t]
-        cur = 0
-        plies = 0
-        r0 = 0.5
-        while True:
-            s = scratch[cur]
-            st = status(params, s)
-            if st != ONGOING:
-                r0 = _reward_p0(st)
-                break
-            if icfg[2] >= 0 and plies >= icfg[2]:
-                r0 = 0.5 + 0.5 * math.tanh(heur(params, s, 0) / scale)
-                break
-            n = legal(params, s, moves)
-            a = moves[np.random.randint(n)]
-            if icfg[1] == 1 and np.random.random() >= eps:
-                p = player(params, s)
-                bestv = -1e300
-                for i in range(n):
-                    apply(params, s, moves[i], scratch[1 - cur])
-                    cs = status(params, scratch[1 - cur])
-                    if cs != ONGOING:
-                        v = 1e12 * (_reward_p0(cs) if p == 0 else 1.0 - _reward_p0(cs))
-                    else:
-                        v = heur(params, scratch[1 - cur], p)
-                    if v > bestv:
-                        bestv = v
-                        a = moves[i]
-            apply(params, s, a, scratch[1 - cur])
-            cur = 1 - cur
-            plies += 1
-        stats[2] += plies
-        # backpropagation: credit each node to the player who chose the move into it
-        for k in range(depth, -1, -1):
-            nd = path[k]
-            visits[nd] += 1
-            if k > 0:
-                wins[nd] += r0 if mover[path[k - 1]] == 0 else 1.0 - r0
-        stats[1] += 1
 
 
 def check_options(c: float = 1.4, rollout: str = "random", **_: object) -> None:
@@ -163,7 +41,8 @@ class MCTS:
         self.game = game
         needs_heuristic = heuristic is not None or rollout == "greedy" or rollout_depth is not None
         self.heuristic = resolve_heuristic(game, heuristic) if needs_heuristic else Heuristic("zero", zero)
-        self._refs = (*rule_refs(game), heuristic_ref(self.heuristic))
+        self._heur = heuristic_ref(self.heuristic)
+        self._kernels = compiled.for_game(game)
         self.c, self.rollout, self.epsilon = c, rollout, epsilon
         self.rollout_depth = -1 if rollout_depth is None else int(rollout_depth)
         self.scale = float(scale) if scale else 10.0
@@ -190,7 +69,6 @@ class MCTS:
         mover = np.zeros(cap, np.int64)
         scratch = np.zeros((2, g.initial.shape[0]), np.int64)
         moves = np.zeros(g.max_moves, np.int64)
-        scores = np.zeros(g.max_moves, np.float64)
         path = np.zeros(cap + 1, np.int64)  # a tree path is never longer than the tree
         stats = np.array([1, 0, 0, 0], np.int64)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -204,8 +82,8 @@ class MCTS:
             todo = chunk if sims is None else min(chunk, sims - done)
             icfg = np.array([todo, mode, self.rollout_depth, int(rng.integers(1 << 31)) if first_call else -1], np.int64)
             first_call = False
-            mcts_run(*self._refs, g.params, states, parent, action, first, count, visits, wins,
-                     mover, scratch, moves, scores, path, icfg, fcfg, stats)
+            self._kernels.mcts(self._heur, g.params, states, parent, action, first, count, visits, wins,
+                               mover, scratch, moves, path, icfg, fcfg, stats)
             done += todo
             if sims is not None and done >= sims:
                 break
