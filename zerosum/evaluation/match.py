@@ -195,17 +195,17 @@ def play_match(game: Game, agents: Sequence[Agent], opening: Sequence[Action] = 
         try:
             action = agent.act(game, state)
         except Exception as exc:  # noqa: BLE001 - a faulty agent loses, the tournament goes on
-            return _forfeit(names, opening, moves, player, ERROR, f"{names[player]} raised {type(exc).__name__}: {exc}",
-                            traceback.format_exc(), start)
+            return forfeit(names, opening, player, f"{names[player]} raised {type(exc).__name__}: {exc}",
+                           traceback.format_exc(), moves=moves, start=start)
         elapsed = time.perf_counter() - t0
         legal = game.legal_actions(state)
         a = _legal_action(game, action, legal)
         if a is None:
             shown = ", ".join(game.action_to_string(int(x)) for x in legal[:24])
             more = f" ... ({len(legal)} in all)" if len(legal) > 24 else ""
-            return _forfeit(names, opening, moves, player, ILLEGAL,
-                            f"{names[player]} returned the illegal action {action!r} at ply {ply}; legal: {shown}{more}",
-                            None, start)
+            return forfeit(names, opening, player,
+                           f"{names[player]} returned the illegal action {action!r} at ply {ply}; legal: {shown}{more}",
+                           None, how=ILLEGAL, moves=moves, start=start)
         stats = stats_dict(game, agent.last_stats) if record_stats else None
         moves.append(MoveRecord(ply, player, a, game.action_to_string(a), elapsed, stats))
         state = game.apply_unchecked(state, a)
@@ -215,7 +215,9 @@ def play_match(game: Game, agents: Sequence[Agent], opening: Sequence[Action] = 
                        duration=time.perf_counter() - start)
 
 
-def _forfeit(names: tuple[str, str], opening: Sequence[Action], moves: list[MoveRecord], seat: int, how: str,
-             error: str, tb: str | None, start: float) -> MatchResult:
+def forfeit(names: tuple[str, str], opening: Sequence[Action], seat: int, error: str, tb: str | None, *,
+            how: str = ERROR, moves: list[MoveRecord] | None = None, start: float | None = None) -> MatchResult:
+    """The game lost by ``seat`` because of a fault (``how``: ERROR or ILLEGAL), with the reason."""
     returns = (-1.0, 1.0) if seat == 0 else (1.0, -1.0)
-    return MatchResult(names, list(opening), moves, returns, how, seat, error, tb, time.perf_counter() - start)
+    duration = time.perf_counter() - start if start is not None else 0.0
+    return MatchResult(names, list(opening), list(moves or []), returns, how, seat, error, tb, duration)
