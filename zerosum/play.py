@@ -302,7 +302,8 @@ class PlaySession:
         try:
             child = g.apply(state, int(action))
         except (IllegalActionError, ValueError) as exc:
-            self.say(str(exc))
+            reason = str(exc)
+            self.say(reason if text.lower() in reason.lower() else f"{text!r}: {reason}")
             return False
         self._push(int(action), child)
         return True
