@@ -27,7 +27,7 @@ class HumanAgent(Agent):
         while True:
             text = self.input_fn("your move (help lists the legal moves): ").strip()
             if text.lower() in ("help", "?"):
-                self.output_fn("legal: " + ", ".join(game.action_to_string(int(a)) for a in legal))
+                self.output_fn("legal: " + ", ".join(game.action_name(int(a), state) for a in legal))
                 continue
             try:
                 action = game.string_to_action(text, state)

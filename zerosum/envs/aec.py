@@ -119,8 +119,8 @@ class ZerosumEnv(AECEnv):
             return
         a = _check_action_type(action, self.game.num_actions)
         if not self._mask()[a]:
-            reason = (f"action {a} ({self.game.action_to_string(a)}) is not legal; legal: "
-                      f"{self.game._describe_actions(np.flatnonzero(self._mask()))}")
+            reason = (f"action {a} ({self.game.action_name(a, self.state)}) is not legal; legal: "
+                      f"{self.game._describe_actions(np.flatnonzero(self._mask()), self.state)}")
             if not self.safe:
                 raise IllegalActionError(reason)
             self._end_game({agent: -1.0, self._other(agent): 0.0})

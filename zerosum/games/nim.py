@@ -153,7 +153,7 @@ class Nim(Game):
         self.piles = piles
         self._m = m
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, state: State | None = None) -> str:
         """``p2x3``: take 3 objects from pile 2."""
         return f"p{action // self._m}x{action % self._m + 1}"
 

@@ -133,7 +133,7 @@ class TicTacToe(Game):
             default_heuristic="lines",
         )
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int, state: State | None = None) -> str:
         """``b2`` style: column letter, row number."""
         return f"{_COLS[action % 3]}{action // 3 + 1}"
 
