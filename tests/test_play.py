@@ -24,6 +24,7 @@ from zerosum.play import PlaySession, describe_value, join_moves, parse_value, p
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPT = "your move> "
+GAME_OVER = "Enter to leave> "
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
 
 
@@ -46,7 +47,7 @@ class Terminal:
         fd, chunks, deadline = self.proc.stdout.fileno(), [], time.monotonic() + timeout
         while True:
             text = b"".join(chunks).decode()
-            if text.endswith(PROMPT):
+            if text.endswith((PROMPT, GAME_OVER)):
                 break
             ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
@@ -129,14 +130,24 @@ def test_tictactoe_full_game_through_a_pipe():
     assert "Took back 2 moves" in out and game.render(before) in out
     state = before
     del played[-2:]
-    while not game.is_terminal(state):
-        out = play(game.action_to_string(int(game.legal_actions(state)[-1])))
+    for attempt in range(2):  # play to the end, take the last move back at the game-over prompt, play again
+        while not game.is_terminal(state):
+            out = play(game.action_to_string(int(game.legal_actions(state)[-1 - attempt])))
+        end = out.rsplit(PROMPT, 1)[-1]
+        assert game.render(state) in end
+        words = {0: "You win (player 0)", 1: "The engine wins (player 1)", None: "a draw"}[game.outcome(state).winner]
+        assert f"Result: {words} after {len(played)} moves." in end
+        assert "Moves: " + " ".join(played) + "\n" in end and end.endswith(GAME_OVER)
+        if attempt == 0:
+            last_mine = max(i for i in range(len(played)) if i % 2 == 0)
+            out = term.type("undo")
+            assert f"Took back {len(played) - last_mine} move" in out, out
+            del played[last_mine:]
+            state = game.initial_state()
+            for name in played:
+                state = game.apply(state, game.string_to_action(name, state))
+            assert game.render(state) in out
     assert term.finish() == 0
-    end = term.transcript.rsplit(PROMPT, 1)[1]
-    assert game.render(state) in end
-    words = {0: "You win (player 0)", 1: "The engine wins (player 1)", None: "a draw"}[game.outcome(state).winner]
-    assert f"Result: {words} after {len(played)} moves." in end
-    assert end.rstrip().endswith("Moves: " + " ".join(played))
 
 
 def test_nim_played_by_the_hints_is_won():
@@ -197,7 +208,11 @@ def test_repeated_turns_and_undo_to_the_previous_decision_point():
     assert "Took back 1 move: g7" in text  # from the removal turn back to the mill-closing move
     assert "Took back 2 moves: d7 f2" in text  # then the person's move and the engine's reply
     assert "must remove a man" in text
-    assert [game.action_to_string(a) for a in session.actions] == ["a7", "b2", "d7", "f2", "g7", "b2", "b2"]  # a removal is named by its point
+    expected, state = [], game.initial_state()
+    for name in ["a7", "b2", "d7", "f2", "g7", "x b2", "b2"]:
+        expected.append(game.string_to_action(name, state))
+        state = game.apply(state, expected[-1])
+    assert session.actions == expected
     assert "x g7" in text and "not legal" in text
 
 

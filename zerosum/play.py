@@ -135,6 +135,13 @@ def describe_value(value: float) -> str:
     return f"{v:+.3g}"
 
 
+def move_name(game: Game, action: int, state: State | None) -> str:
+    """The readable name of ``action`` played in ``state`` (games may name a move by its position:
+    a Morris removal is ``x d7``)."""
+    named = getattr(game, "action_name", None)
+    return named(int(action), state) if named is not None else game.action_to_string(int(action))
+
+
 def join_moves(names: Sequence[str]) -> str:
     """Moves separated by spaces, or by commas when a move's name has spaces (``c4 q2 cw``)."""
     return (", " if any(" " in n for n in names) else " ").join(names)
@@ -161,7 +168,7 @@ def pv_text(game: Game, state: State, pv: Sequence[int]) -> str:
         a = int(a)
         if game.is_terminal(s) or a not in set(int(x) for x in game.legal_actions(s)):
             break
-        names.append(game.action_to_string(a))
+        names.append(move_name(game, a, s))
         s = game.apply_unchecked(s, a)
     return join_moves(names) if names else "-"
 
@@ -225,30 +232,42 @@ class PlaySession:
         self.output_fn(text)
 
     def run(self) -> int:
-        """Play to the end (or until quit / end of input); returns the exit code."""
+        """Play to the end (or until quit / end of input); returns the exit code.
+
+        At the end the person may still type ``undo`` to take back their last move and play on.
+        """
         g = self.game
         self._introduce()
         show_board = True
-        while not g.is_terminal(self.state):
-            player = g.current_player(self.state)
-            if player in self.humans:
-                if show_board:
-                    self.say(g.render(self.state))
-                outcome = self._human_turn(player)
-                if outcome == "quit":
-                    self.say("You left the game.")
-                    return 0
-                if outcome == "eof":
-                    self.say("\nEnd of input: the game is left unfinished.")
-                    return 0
-                show_board = outcome != "undo"
-            else:
-                self._engine_turn(player)
-                show_board = True
-        self.say(g.render(self.state))
-        self.say(result_in_words(g, self.state, self.humans, len(self.actions)))
-        self.say("Moves: " + join_moves([g.action_to_string(a) for a in self.actions]))
-        return 0
+        while True:
+            while not g.is_terminal(self.state):
+                player = g.current_player(self.state)
+                if player in self.humans:
+                    if show_board:
+                        self.say(g.render(self.state))
+                    outcome = self._human_turn(player)
+                    if outcome == "quit":
+                        self.say("You left the game.")
+                        return 0
+                    if outcome == "eof":
+                        self.say("\nEnd of input: the game is left unfinished.")
+                        return 0
+                    show_board = outcome != "undo"
+                else:
+                    self._engine_turn(player)
+                    show_board = True
+            self.say(g.render(self.state))
+            self.say(result_in_words(g, self.state, self.humans, len(self.actions)))
+            self.say("Moves: " + join_moves(self._names(0)))
+            if not self.decision_points:
+                return 0
+            try:
+                answer = self.input_fn("[game over] undo to take back your last move, Enter to leave> ")
+            except EOFError:
+                return 0
+            if answer.strip().lower() != "undo" or not self._undo():
+                return 0
+            show_board = False
 
     def _introduce(self) -> None:
         g = self.game
@@ -259,7 +278,7 @@ class PlaySession:
             first = "you move first" if me == 0 else "the engine moves first"
             self.say(f"You are player {me}, the engine {self.opponent.name} is player {1 - me}; {first}.")
         legal = g.legal_actions(self.state)
-        example = g.action_to_string(int(legal[0])) if len(legal) else "?"
+        example = move_name(g, int(legal[0]), self.state) if len(legal) else "?"
         self.say(f"Type a move such as {example!r}. {COMMANDS_HELP}.")
 
     def _human_turn(self, player: int) -> str:
@@ -308,13 +327,17 @@ class PlaySession:
         self._push(int(action), child)
         return True
 
+    def _names(self, start: int) -> list[str]:
+        """Readable names of the moves played from ply ``start`` on."""
+        return [move_name(self.game, a, self.history[i]) for i, a in enumerate(self.actions) if i >= start]
+
     def _push(self, action: int, child: State) -> None:
         self.actions.append(action)
         self.history.append(child)
 
     def _help(self, prefix: str) -> None:
         g = self.game
-        names = [g.action_to_string(int(a)) for a in g.legal_actions(self.state)]
+        names = [move_name(g, int(a), self.state) for a in g.legal_actions(self.state)]
         shown = [n for n in names if n.lower().startswith(prefix.lower())] if prefix else names
         head = f"legal moves{f' starting with {prefix!r}' if prefix else ''} ({len(shown)} of {len(names)}):"
         self.say(head)
@@ -330,7 +353,7 @@ class PlaySession:
             self.say("Nothing to undo: you have not moved yet.")
             return False
         back = earlier[-1]
-        taken = [self.game.action_to_string(a) for a in self.actions[back:]]
+        taken = self._names(back)
         del self.history[back + 1:]
         del self.actions[back:]
         self.decision_points = [p for p in self.decision_points if p <= back]
@@ -347,7 +370,7 @@ class PlaySession:
         action = int(self._hint_agent.act(g, state))
         elapsed = time.perf_counter() - start
         detail = describe_search(g, state, self._hint_agent.last_stats, elapsed, whom="you")
-        self.say(f"hint: {g.action_to_string(action)}   ({self._hint_agent.name}: {detail})")
+        self.say(f"hint: {move_name(g, action, state)}   ({self._hint_agent.name}: {detail})")
 
     def _engine_turn(self, player: int) -> None:
         g, state = self.game, self.state
@@ -356,7 +379,7 @@ class PlaySession:
         action = int(self.opponent.act(g, state))
         elapsed = time.perf_counter() - start
         child = g.apply(state, action)  # an engine's illegal move is a bug: let it raise
-        self.say(f"engine (player {player}) plays {g.action_to_string(action)}")
+        self.say(f"engine (player {player}) plays {move_name(g, action, state)}")
         self.say(f"  {describe_search(g, state, self.opponent.last_stats, elapsed)}")
         self._push(action, child)
 
@@ -481,7 +504,7 @@ class Replay:
             return f"game {self.game_id}: start"
         mover = self.game.current_player(self.states[ply - 1])
         who = "opening" if ply <= self.opening else self.agents[mover]
-        return f"{ply}. player {mover} ({who}) {self.game.action_to_string(self.actions[ply - 1])}"
+        return f"{ply}. player {mover} ({who}) {move_name(self.game, self.actions[ply - 1], self.states[ply - 1])}"
 
     def final_words(self) -> str:
         """The stored result in words (a forfeit says why)."""
