@@ -63,7 +63,8 @@ from numba.extending import intrinsic
 
 from zerosum.games.base import (
     APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, PLAYER, STATUS, Game,
-    Heuristic, IllegalActionError, Kernels, Outcome, State, check_variant, kernel,
+    GameOverError, Heuristic, IllegalActionError, Kernels, Outcome, State, _check_action_type,
+    check_variant, kernel,
 )
 
 Bitboard = int
@@ -312,8 +313,9 @@ def _status(params, s):  # pragma: no cover - compiled
     return s[2]
 
 
-@kernel(LEGAL)
-def _legal(params, s, out):  # pragma: no cover - compiled
+@njit(types.int64(types.int64[::1], types.int64[::1]), cache=True, inline="always")
+def legal_into(s, out):  # pragma: no cover - compiled
+    """The legal kernel without params (the rule variant does not change legality)."""
     if s[2] != ONGOING:
         return 0
     empty = FULL & ~(s[0] | s[1])
@@ -333,13 +335,19 @@ def _legal(params, s, out):  # pragma: no cover - compiled
     return n
 
 
-@kernel(APPLY)
-def _apply(params, s, a, child):  # pragma: no cover - compiled
+@kernel(LEGAL)
+def _legal(params, s, out):  # pragma: no cover - compiled
+    return legal_into(s, out)
+
+
+@njit(types.void(types.int64, types.int64[::1], types.int64, types.int64[::1]), cache=True, inline="always")
+def apply_into(win_before_rotation, s, a, child):  # pragma: no cover - compiled
+    """The apply kernel with the variant as a scalar."""
     p = s[3]
     me = s[p] | (1 << (a >> 3))
     op = s[1 - p]
     child[3] = 1 - p
-    if params[0] != 0 and has_five(me):  # win before rotation: no quadrant is turned
+    if win_before_rotation != 0 and has_five(me):  # win before rotation: no quadrant is turned
         child[p] = me
         child[1 - p] = op
         child[2] = P0_WINS + p
@@ -361,6 +369,11 @@ def _apply(params, s, a, child):  # pragma: no cover - compiled
         child[2] = DRAW
     else:
         child[2] = ONGOING
+
+
+@kernel(APPLY)
+def _apply(params, s, a, child):  # pragma: no cover - compiled
+    apply_into(params[0], s, a, child)
 
 
 @kernel(KEY)
@@ -457,6 +470,23 @@ def random_playouts(params, state, games, seed):  # pragma: no cover - compiled
     return totals
 
 
+# Entry points for the Python API: one compiled call per protocol call, with as few array
+# arguments as possible (each costs numba ~0.1 us to unbox).
+@njit(types.int64(types.int64[::1], types.int64[::1]), cache=True)
+def py_legal(state, out):  # pragma: no cover - compiled
+    return legal_into(state, out)
+
+
+@njit(types.boolean(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
+def py_apply(state, action, child, win_before_rotation):  # pragma: no cover - compiled
+    """Write the successor into child and return True, or return False if the action is not legal."""
+    if (action < 0 or action >= NUM_ACTIONS or state[2] != ONGOING
+            or ((state[0] | state[1]) >> (action >> 3)) & 1):
+        return False
+    apply_into(win_before_rotation, state, action, child)
+    return True
+
+
 KERNELS = Kernels(legal=_legal, apply=_apply, status=_status, player=_player, key=_key,
                   observe=_observe, order=_order)
 HEURISTICS = {
@@ -465,6 +495,9 @@ HEURISTICS = {
     "runs": Heuristic("runs", runs, "the Pentago study: longest run mapped 1,2,4,7,13,11, own minus opponent's (-13..13)"),
     "centre": Heuristic("centre", centre, "3 per stone on a quadrant centre, 1 on the inner ring, own minus opponent's"),
 }
+
+_empty = np.empty
+_INT64 = np.dtype(np.int64)
 
 # ---- names ---------------------------------------------------------------------------------
 _COLS = "abcdef"
@@ -496,6 +529,43 @@ class Pentago(Game):
             observation_shape=(SIZE, SIZE, 3), variant={"win_before_rotation": bool(win_before_rotation)},
             heuristics=dict(HEURISTICS), default_heuristic="open_lines",
         )
+        self._wbr = int(win_before_rotation)
+
+    # ---- the protocol's hot calls, each one compiled call (same kernels as the search) ------
+    def legal_actions(self, state: State) -> np.ndarray:
+        """The legal actions, ascending (empty in a finished game)."""
+        out = _empty(NUM_ACTIONS, _INT64)
+        return out[:py_legal(state, out)]
+
+    def apply(self, state: State, action: int) -> State:
+        """The position after ``action``; raises IllegalActionError for an illegal one.
+
+        Legal means: the game is on and the action's cell is empty (exactly what the
+        ``legal`` kernel lists), so the check needs no list of legal actions.
+        """
+        a = action if type(action) is int and 0 <= action < NUM_ACTIONS else _check_action_type(action, NUM_ACTIONS)
+        child = _empty(STATE_SIZE, _INT64)
+        if py_apply(state, a, child, self._wbr):
+            return child
+        if state[S_STATUS] != ONGOING:
+            raise GameOverError(f"the game is over ({self.outcome(state).name}); no action is legal")
+        raise IllegalActionError(
+            f"action {a} ({self.action_to_string(a)}) is not legal here: {cell_name(a >> 3)} is "
+            f"occupied; legal: {self._describe_actions(self.legal_actions(state))}")
+
+    def apply_unchecked(self, state: State, action: int) -> State:
+        """``apply`` without validation, for callers that took the action from legal_actions."""
+        child = np.empty(STATE_SIZE, np.int64)
+        _apply(self.params, state, action, child)
+        return child
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over (the status is stored in the state)."""
+        return state.item(S_STATUS) != ONGOING
+
+    def current_player(self, state: State) -> int:
+        """The player to move (0 or 1)."""
+        return state.item(S_TO_MOVE)
 
     # ---- states ----------------------------------------------------------------------------
     def from_board(self, rows: list[str] | str, to_move: int | None = None) -> State:
