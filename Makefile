@@ -27,7 +27,7 @@ test: $(VENV)/.dev
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.dev
-	$(PY) bench/env_throughput.py
+	$(PY) bench/run_all.py
 
 # numba caches compiled rules next to the sources and the per-game search copies in
 # ~/.cache/zerosum (named by a hash of their sources, so they are never stale); this only

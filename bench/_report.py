@@ -17,8 +17,19 @@ def machine() -> dict[str, Any]:
     return {"python": platform.python_version(), "cpus": os.cpu_count(), "numpy": np.__version__}
 
 
+def headline(what: str, ours: float, peer: float | None = None, target: str = "",
+             lower_is_better: bool = False) -> dict[str, Any]:
+    """A summary entry for bench/run_all.py: ours, the peer's figure, the target, and the
+    ratio, always as "times better than the peer" (peer/ours for times, ours/peer for rates)."""
+    ratio = (peer / ours if lower_is_better else ours / peer) if peer and ours else None
+    return {"what": what, "ours": ours, "peer": peer, "ratio": ratio, "target": target}
+
+
 def emit(name: str, rows: list[dict[str, Any]], columns: list[str], extra: dict[str, Any] | None = None) -> None:
-    """Print the rows as JSON (one line, machine-readable) and then as a table."""
+    """Print the rows as JSON (one line, machine-readable) and then as a table.
+
+    ``extra`` may hold a ``headline`` list built with :func:`headline`.
+    """
     doc = {"benchmark": name, "machine": machine(), "rows": rows, **(extra or {})}
     print(json.dumps(doc, default=float))
     widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]

@@ -1,4 +1,6 @@
-"""The ``zerosum`` command: ``zerosum play | replay | tournament | train | bench``.
+"""The ``zerosum`` command: ``zerosum play | replay | tournament | train``.
+
+(The benchmarks run from a checkout with ``make bench``.)
 
 Each subcommand lives with its part of the package and is imported only when used, so
 ``zerosum play`` never loads torch and ``zerosum --help`` is instant.
@@ -15,7 +17,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("zerosum.play", "show a stored tournament game move by move, or write a GIF"),
     "tournament": ("zerosum.evaluation.cli", "run a tournament between agents and report results and search cost"),
     "train": ("zerosum.training.cli", "train a learner against search opponents"),
-    "bench": ("zerosum.benchmarks", "run the benchmarks and print the figures"),
 }
 
 USAGE = "usage: zerosum COMMAND [options]   (zerosum COMMAND --help for its options)\n\ncommands:\n" + "\n".join(
