@@ -277,6 +277,8 @@ class PlaySession:
             me = next(iter(self.humans))
             first = "you move first" if me == 0 else "the engine moves first"
             self.say(f"You are player {me}, the engine {self.opponent.name} is player {1 - me}; {first}.")
+        else:
+            self.say("Two people take turns at this terminal; player 0 moves first.")
         legal = g.legal_actions(self.state)
         example = move_name(g, int(legal[0]), self.state) if len(legal) else "?"
         self.say(f"Type a move such as {example!r}. {COMMANDS_HELP}.")
@@ -460,6 +462,19 @@ def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None
     except KeyboardInterrupt:
         out("\nInterrupted: the game is left unfinished.")
         return 130
+    except BrokenPipeError:  # the output was closed (zerosum play ... | head)
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, send what is left of stdout (and its flush at exit) to devnull."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
 
 
 # ---- replay ------------------------------------------------------------------------------
@@ -657,7 +672,10 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
             n = replay.write_gif(args.gif, args.fps)
             print(f"wrote {args.gif}: {n} frames (the start position and {n - 1} moves)")
         else:
-            print(replay.text())
+            print(replay.text(), flush=True)
+    except BrokenPipeError:  # zerosum replay ... | head
+        _silence_stdout()
+        return 0
     except UsageError as exc:
         print(f"zerosum replay: {exc}", file=sys.stderr)
         return 2
