@@ -1,1 +1,19 @@
-"""zerosum.training: see the README for what lands here."""
+"""Training: learners against search opponents with stable-baselines3 (the ``train`` extra).
+
+* :class:`~zerosum.training.single_agent.SingleAgentEnv`: one seat of any zerosum game as a
+  gymnasium env, the opponent replying inside ``reset``/``step``; ``action_masks()`` for
+  MaskablePPO.
+* :mod:`~zerosum.training.opponents`: a fixed agent, a :class:`Curriculum`, a
+  :class:`SelfPlayPool` of frozen snapshots.
+* :func:`~zerosum.training.train.train` with :class:`~zerosum.training.train.TrainConfig`;
+  named settings in :mod:`~zerosum.training.recipes`; the CLI ``zerosum train``.
+* Checkpoints (``model.zip`` + ``model.json`` metadata) play as agents:
+  ``make_agent("ppo(path=runs/ttt/model.zip)")``.
+
+Importing this package loads neither torch nor stable-baselines3; training does.
+"""
+
+from zerosum.training.opponents import Curriculum, FixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.single_agent import SingleAgentEnv
+
+__all__ = ["Curriculum", "FixedOpponent", "OpponentSource", "SelfPlayPool", "SingleAgentEnv"]

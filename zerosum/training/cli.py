@@ -1,0 +1,165 @@
+"""``zerosum train``: train a learner against search opponents and save a checkpoint.
+
+    zerosum train --game tictactoe --opponent random --steps 50000 --algo maskable_ppo --out runs/ttt
+    zerosum train --recipe tictactoe --out runs/ttt
+    zerosum train --game pentago --curriculum "random; alphabeta(depth=1); alphabeta(depth=2)" --out runs/pentago
+    zerosum train --game tictactoe --self-play --steps 200000 --out runs/ttt_sp
+    zerosum train --game nim --variant piles=3,4,5 --algo ppo --out runs/nim
+
+Options left out keep the recipe's (or the default) value. The checkpoint is written to
+OUT/model.zip with OUT/model.json; tournaments load it as ``ppo(path=OUT/model.zip)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from typing import Any
+
+from zerosum.agents.learned import ALGOS, OBS_FORMATS
+from zerosum.training.opponents import split_specs
+
+S = argparse.SUPPRESS
+
+
+def _kv(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        v = ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError):
+        v = value.strip()
+    return key.strip(), v
+
+
+def _seat(text: str) -> int | str:
+    if text in ("0", "1"):
+        return int(text)
+    if text in ("alternate", "random"):
+        return text
+    raise argparse.ArgumentTypeError(f"seat {text!r} is not allowed: 0, 1, alternate or random")
+
+
+def _arch(text: str) -> tuple[int, ...]:
+    try:
+        arch = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        arch = ()
+    if not arch or min(arch) < 1:
+        raise argparse.ArgumentTypeError(f"net arch {text!r}: give layer widths such as 64,64")
+    return arch
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``zerosum train`` (every option defaults to the recipe's value)."""
+    from zerosum.training.recipes import RECIPES
+
+    p = argparse.ArgumentParser(prog="zerosum train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=S)
+    p.add_argument("--recipe", choices=sorted(RECIPES), help="start from a named recipe's settings")
+    p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
+    p.add_argument("--variant", type=_kv, action="append", metavar="KEY=VALUE", help="a rule variant (repeatable)")
+    p.add_argument("--opponent", help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'")
+    p.add_argument("--curriculum", type=split_specs, metavar="SPECS",
+                   help="opponents in order, separated by ';' or commas outside parentheses")
+    p.add_argument("--threshold", type=float, help="curriculum: advance at this win rate (default 0.8)")
+    p.add_argument("--window", type=int, help="curriculum: over this many episodes (default 500)")
+    p.add_argument("--curriculum-metric", choices=("win", "score"), help="count wins only, or draws as half")
+    p.add_argument("--self-play", action="store_true", help="play frozen snapshots of the learner")
+    p.add_argument("--pool-size", type=int, help="self-play: snapshots kept (default 10)")
+    p.add_argument("--snapshot-every", type=int, help="self-play: steps between snapshots (default 20000)")
+    p.add_argument("--base-prob", type=float, help="self-play: chance of the fixed opponent instead (default 0.2)")
+    p.add_argument("--algo", choices=ALGOS, help="default maskable_ppo")
+    p.add_argument("--steps", type=int, help="learner steps (default 50000)")
+    p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")
+    p.add_argument("--vec", choices=("dummy", "subproc"), help="in-process (default) or subprocess envs")
+    p.add_argument("--seat", type=_seat, help="0, 1, alternate (default) or random")
+    p.add_argument("--obs-format", choices=OBS_FORMATS, help="flat (default) or dict")
+    p.add_argument("--illegal-penalty", type=float, help="reward of an illegal action without masks (default -1)")
+    p.add_argument("--net-arch", type=_arch, help="hidden layer widths, e.g. 64,64")
+    p.add_argument("--lr", type=float, help="learning rate")
+    p.add_argument("--n-steps", type=int, help="PPO: steps per env per rollout")
+    p.add_argument("--batch-size", type=int, help="minibatch size")
+    p.add_argument("--n-epochs", type=int, help="PPO: epochs per rollout")
+    p.add_argument("--ent-coef", type=float, help="PPO: entropy bonus")
+    p.add_argument("--gamma", type=float, help="discount")
+    p.add_argument("--algo-kwarg", type=_kv, action="append", metavar="KEY=VALUE",
+                   help="any other SB3 argument of the algorithm (repeatable)")
+    p.add_argument("--seed", type=int, help="default 0")
+    p.add_argument("--threads", type=int, help="torch threads (default 1: fastest for tiny nets on 2 cores)")
+    p.add_argument("--eval-every", type=int, help="steps between evaluations (0: only at the end)")
+    p.add_argument("--eval-opponents", type=split_specs, metavar="SPECS", help="opponents to evaluate against")
+    p.add_argument("--eval-games", type=int, help="evaluation games per opponent and seat (default 50)")
+    p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")
+    p.add_argument("--out", help="output directory (default runs/train)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("-v", "--verbose", action="count", help="-v: progress lines; -vv: SB3's log too")
+    return p
+
+
+_ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch_size", "n_epochs": "n_epochs",
+               "ent_coef": "ent_coef", "gamma": "gamma"}
+
+
+def config_from_args(ns: argparse.Namespace) -> Any:
+    """The TrainConfig the parsed options describe."""
+    from zerosum.training.recipes import recipe
+    from zerosum.training.train import TrainConfig
+
+    args = vars(ns).copy()
+    name = args.pop("recipe", None)
+    args.pop("json", None)
+    algo_kwargs = dict(args.pop("algo_kwarg", []))
+    for flag, key in _ALGO_FLAGS.items():
+        if flag in args:
+            algo_kwargs[key] = args.pop(flag)
+    if algo_kwargs:
+        args["algo_kwargs"] = algo_kwargs
+    if "variant" in args:
+        args["variant"] = dict(args["variant"])
+    if "self_play" in args:
+        args["self_play"] = True
+    return recipe(name, **args) if name else TrainConfig(**args)
+
+
+def train_main(argv: list[str] | None = None) -> int:
+    """Entry point of ``zerosum train``; returns the exit code."""
+    ns = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    as_json = getattr(ns, "json", False)
+    from zerosum.agents.learned import MissingExtraError
+    from zerosum.games.base import ZerosumError
+
+    try:
+        cfg = config_from_args(ns)
+        from zerosum.training.train import train
+
+        result = train(cfg)
+    except MissingExtraError as exc:
+        print(f"zerosum train: {exc}", file=sys.stderr)
+        return 1
+    except (ZerosumError, ValueError, TypeError) as exc:
+        print(f"zerosum train: error: {exc}", file=sys.stderr)
+        return 2
+    summary = {"checkpoint": str(result.checkpoint) if result.checkpoint else None, "steps": result.steps,
+               "seconds": round(result.seconds, 2), "steps_per_second": round(result.steps_per_second),
+               "eval_seconds": round(result.eval_seconds, 2), "training_outcomes": result.outcomes,
+               "final_eval": result.metadata.get("eval", [])}
+    if as_json:
+        print(json.dumps(summary))
+        return 0
+    print(f"trained {cfg.algo} on {cfg.game} for {result.steps} steps in {result.seconds:.1f} s "
+          f"({result.steps_per_second:,.0f} steps/s; evaluation {result.eval_seconds:.1f} s more)")
+    for row in summary["final_eval"]:
+        print(f"  vs {row['opponent']:<24} seat {row['seat']}: {row['wins']} won, {row['draws']} drawn, "
+              f"{row['losses']} lost of {row['games']}")
+    if result.checkpoint:
+        print(f"checkpoint: {result.checkpoint}  (play it as \"ppo(path={result.checkpoint})\")")
+    return 0
+
+
+main = train_main
+
+__all__ = ["config_from_args", "parser", "train_main"]

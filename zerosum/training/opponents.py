@@ -1,0 +1,170 @@
+"""Who the learner plays: a fixed agent, a curriculum, or a pool of its own frozen snapshots.
+
+An :class:`OpponentSource` picks the opponent of each episode (``sample``) and hears the
+result from the learner's side (``record``). The single-agent env builds its own
+instance of a spec string, so vectorised envs never share a search agent's table or
+generator; objects (self-play snapshots) are shared and reseeded by each env before
+every move.
+
+With in-process vectorisation (the default DummyVecEnv) every env holds the same source
+object, so a curriculum advances on the results of all of them together.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from zerosum.agents.base import Agent
+
+
+class OpponentSource:
+    """Chooses the opponent for each episode; subclasses keep their own statistics."""
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        """The opponent of the next episode: an agent spec string or an Agent."""
+        raise NotImplementedError
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        """The finished episode's reward for the learner (+1 win, 0 draw, -1 loss)."""
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
+        raise NotImplementedError
+
+
+class FixedOpponent(OpponentSource):
+    """Always the same opponent (a spec such as ``alphabeta(depth=2)``, or an Agent)."""
+
+    def __init__(self, opponent: str | Agent) -> None:
+        self.opponent = opponent
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        return self.opponent
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "fixed", "opponent": getattr(self.opponent, "name", self.opponent)}
+
+
+class Curriculum(OpponentSource):
+    """Opponents in order of strength; move on when the learner's rate over a window passes a threshold.
+
+    ``metric="win"`` counts wins only; ``metric="score"`` counts a draw as half a win
+    (needed against opponents that can hold a draw, such as deep search in tic-tac-toe).
+    The window is cleared at each advance. ``stage_log`` lists (episode, stage) changes.
+    """
+
+    def __init__(self, stages: list[str], threshold: float = 0.8, window: int = 500, metric: str = "win") -> None:
+        if not stages:
+            raise ValueError("a curriculum needs at least one opponent")
+        if not 0.0 < threshold <= 1.0:
+            raise ValueError(f"threshold={threshold!r} is not allowed: a rate in (0, 1]")
+        if window < 1:
+            raise ValueError(f"window={window!r} is not allowed: at least 1 episode")
+        if metric not in ("win", "score"):
+            raise ValueError(f"metric={metric!r} is not allowed: 'win' or 'score'")
+        self.stages, self.threshold, self.window, self.metric = list(stages), float(threshold), int(window), metric
+        self.stage = 0
+        self.episodes = 0
+        self.results: deque[float] = deque(maxlen=self.window)
+        self.stage_log: list[tuple[int, int]] = [(0, 0)]
+
+    @property
+    def current(self) -> str:
+        """The opponent being played now."""
+        return self.stages[self.stage]
+
+    def rate(self) -> float:
+        """The learner's win (or score) rate over the current window."""
+        return float(np.mean(self.results)) if self.results else 0.0
+
+    def sample(self, rng: np.random.Generator) -> str:
+        return self.current
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        self.episodes += 1
+        if opponent != self.current:
+            return  # an episode begun before the last advance
+        self.results.append(1.0 if reward > 0 else (0.5 if reward == 0 and self.metric == "score" else 0.0))
+        if (len(self.results) == self.window and self.rate() >= self.threshold
+                and self.stage + 1 < len(self.stages)):
+            self.stage += 1
+            self.results.clear()
+            self.stage_log.append((self.episodes, self.stage))
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "curriculum", "stages": self.stages, "threshold": self.threshold, "window": self.window,
+                "metric": self.metric, "stage": self.stage, "stage_log": self.stage_log}
+
+
+class SelfPlayPool(OpponentSource):
+    """Frozen snapshots of the learner, mixed with fixed opponents.
+
+    Each episode draws a fixed opponent from ``base`` with probability ``base_prob`` (or
+    when the pool is still empty), else a snapshot: the latest with probability
+    ``latest_prob``, otherwise one uniformly from the pool of the last ``pool_size``.
+    Snapshots are added by :class:`~zerosum.training.callbacks.SelfPlayCallback`.
+    """
+
+    def __init__(self, base: list[str] | None = None, base_prob: float = 0.2, pool_size: int = 10,
+                 latest_prob: float = 0.5) -> None:
+        base = list(base or ["random"])
+        if not 0.0 <= base_prob <= 1.0 or not 0.0 <= latest_prob <= 1.0:
+            raise ValueError(f"base_prob={base_prob!r} and latest_prob={latest_prob!r} must be probabilities in [0, 1]")
+        if pool_size < 1:
+            raise ValueError(f"pool_size={pool_size!r} is not allowed: at least 1")
+        self.base, self.base_prob, self.pool_size, self.latest_prob = base, float(base_prob), int(pool_size), float(latest_prob)
+        self.pool: deque[Agent] = deque(maxlen=self.pool_size)
+        self.added = 0
+        self.results: dict[str, deque[float]] = {}
+
+    def add(self, agent: Agent) -> None:
+        """Freeze another snapshot into the pool (the oldest leaves when it is full)."""
+        self.added += 1
+        self.pool.append(agent)
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        if not self.pool or rng.random() < self.base_prob:
+            return self.base[int(rng.integers(len(self.base)))]
+        if rng.random() < self.latest_prob:
+            return self.pool[-1]
+        return self.pool[int(rng.integers(len(self.pool)))]
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        kind = opponent if opponent in self.base else "snapshot"
+        self.results.setdefault(kind, deque(maxlen=500)).append(1.0 if reward > 0 else 0.0)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "self_play", "base": self.base, "base_prob": self.base_prob, "pool_size": self.pool_size,
+                "latest_prob": self.latest_prob, "snapshots_added": self.added}
+
+
+def as_source(opponent: str | Agent | OpponentSource) -> OpponentSource:
+    """An OpponentSource from a source, an Agent or a spec string."""
+    if isinstance(opponent, OpponentSource):
+        return opponent
+    if isinstance(opponent, (str, Agent)):
+        return FixedOpponent(opponent)
+    raise TypeError(f"an opponent is an agent spec string, an Agent or an OpponentSource; got {opponent!r}")
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``"random, alphabeta(depth=1, tt=on)"`` at the commas outside parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch in ",;" and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return [s for s in out if s]
+
+
+__all__ = ["Curriculum", "FixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]

@@ -1,0 +1,226 @@
+"""Train a learner against search opponents with stable-baselines3 (reads top to bottom).
+
+>>> from zerosum.training.train import TrainConfig, train
+>>> result = train(TrainConfig(game="tictactoe", opponent="random", steps=50_000, out="runs/ttt"))  # doctest: +SKIP
+>>> result.checkpoint                                                                             # doctest: +SKIP
+PosixPath('runs/ttt/model.zip')
+
+One run: build the opponent source (fixed, curriculum or self-play pool), ``n_envs``
+single-agent envs in one process (DummyVecEnv: for cheap games in-process vectorisation
+beats subprocesses on 2 cores), the SB3 model (MaskablePPO by default; PPO and DQN
+without masks, where an illegal action ends the episode with a penalty), callbacks for
+evaluation, self-play snapshots and outcome counts, then ``learn`` and save the
+checkpoint with its metadata. Output directory::
+
+    model.zip, model.json      the final checkpoint and its metadata
+    checkpoints/step_N.zip     periodic checkpoints (with ``save_every``)
+    eval.csv                   periodic evaluation: wins/draws/losses per opponent and seat
+    progress.csv               SB3's training log (and TensorBoard files when installed)
+
+Seeds: the same ``seed`` on the same machine replays the run exactly (SB3 seeds python,
+numpy and torch; env ``i`` is seeded ``seed + i``, and its opponent's generator from it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zerosum.agents.learned import ALGOS, OBS_FORMATS, require_train_extra
+from zerosum.training.opponents import Curriculum, FixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
+
+# algorithm defaults, overridable through TrainConfig.algo_kwargs
+PPO_DEFAULTS: dict[str, Any] = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 1e-3,
+                                "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01, "clip_range": 0.2}
+DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "learning_starts": 1_000,
+                                "batch_size": 64, "train_freq": 4, "target_update_interval": 1_000,
+                                "exploration_fraction": 0.3, "exploration_final_eps": 0.05, "gamma": 0.99}
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (stored in the checkpoint's metadata)."""
+
+    game: str = "tictactoe"                      # game or env name
+    variant: dict[str, Any] = field(default_factory=dict)
+    opponent: str = "random"                     # fixed opponent (agent spec)
+    curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
+    threshold: float = 0.8                       # curriculum: advance at this win rate ...
+    window: int = 500                            # ... over this many episodes
+    curriculum_metric: str = "win"               # "win" or "score" (draw = half)
+    self_play: bool = False                      # play a pool of frozen snapshots
+    pool_size: int = 10
+    snapshot_every: int = 20_000
+    base_prob: float = 0.2                       # self-play: chance of a fixed opponent instead
+    algo: str = "maskable_ppo"
+    steps: int = 50_000
+    n_envs: int = 8
+    vec: str = "dummy"                           # "dummy" (in-process) or "subproc"
+    seat: int | str = "alternate"
+    obs_format: str = "flat"
+    illegal_penalty: float = -1.0
+    net_arch: tuple[int, ...] = (64, 64)
+    algo_kwargs: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    threads: int = 1
+    device: str = "cpu"
+    eval_every: int = 0                          # 0: evaluate only at the end
+    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
+    eval_games: int = 50                         # per opponent and seat
+    save_every: int = 0
+    out: str | None = "runs/train"
+    tensorboard: bool = True                     # when tensorboard is installed
+    verbose: int = 0
+
+    def __post_init__(self) -> None:
+        if self.algo not in ALGOS:
+            raise ValueError(f"algo={self.algo!r} is not allowed: one of {', '.join(ALGOS)}")
+        if self.obs_format not in OBS_FORMATS:
+            raise ValueError(f"obs_format={self.obs_format!r} is not allowed: one of {OBS_FORMATS}")
+        if self.seat not in SEATS or isinstance(self.seat, bool):
+            raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
+        if self.vec not in ("dummy", "subproc"):
+            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy' or 'subproc'")
+        if self.vec == "subproc" and (self.curriculum or self.self_play):
+            raise ValueError("a curriculum or self-play pool is shared between envs: use vec='dummy'")
+        for name in ("steps", "n_envs", "threads"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: at least 1")
+        self.net_arch = tuple(int(n) for n in self.net_arch)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """The algorithm's settings in force (defaults plus overrides)."""
+        base = DQN_DEFAULTS if self.algo == "dqn" else PPO_DEFAULTS
+        return {**base, **self.algo_kwargs, "net_arch": list(self.net_arch), "n_envs": self.n_envs}
+
+
+@dataclass
+class TrainResult:
+    """What a run produced and how fast."""
+
+    checkpoint: Path | None
+    metadata: dict[str, Any]
+    steps: int
+    seconds: float                 # learn() wall time, evaluation excluded
+    eval_seconds: float
+    eval_rows: list[dict[str, Any]]
+    outcomes: dict[str, dict[str, int]]  # training episodes per seat
+    model: Any = None
+
+    @property
+    def steps_per_second(self) -> float:
+        """Learner steps per second of training (rollouts and updates; evaluation excluded)."""
+        return self.steps / self.seconds if self.seconds else 0.0
+
+
+def make_source(cfg: TrainConfig) -> OpponentSource:
+    """The opponent source a config asks for."""
+    if cfg.self_play:
+        base = cfg.curriculum or [cfg.opponent]
+        return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size)
+    if cfg.curriculum:
+        return Curriculum(cfg.curriculum, threshold=cfg.threshold, window=cfg.window, metric=cfg.curriculum_metric)
+    return FixedOpponent(cfg.opponent)
+
+
+def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
+    """``n_envs`` single-agent envs (seats alternate, env i starting in seat i % 2)."""
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    def factory(i: int):
+        def make() -> Any:
+            opp = source if cfg.vec == "dummy" else FixedOpponent(cfg.opponent)
+            return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
+                                          illegal_penalty=cfg.illegal_penalty, variant=cfg.variant))
+        return make
+
+    fns = [factory(i) for i in range(cfg.n_envs)]
+    return DummyVecEnv(fns) if cfg.vec == "dummy" else SubprocVecEnv(fns)
+
+
+def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
+    """The SB3 model for ``cfg.algo`` with its defaults and overrides."""
+    from zerosum.agents.learned import algo_class
+
+    cls = algo_class(cfg.algo)
+    policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
+    kwargs = cfg.hyperparameters()
+    kwargs.pop("n_envs")
+    arch = list(kwargs.pop("net_arch"))
+    policy_kwargs = {"net_arch": arch}
+    return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
+               tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
+
+
+def _tensorboard_available() -> bool:
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def train(cfg: TrainConfig) -> TrainResult:
+    """Run one training and save the checkpoint under ``cfg.out`` (None: keep it in memory only)."""
+    game = resolve_game(cfg.game, cfg.variant)  # a bad game or variant fails before torch loads
+    require_train_extra()
+    import torch
+    from stable_baselines3.common.logger import configure
+
+    from zerosum.training.callbacks import EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback
+    from zerosum.training.checkpoints import save_checkpoint
+
+    torch.set_num_threads(cfg.threads)
+    out = Path(cfg.out) if cfg.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    source = make_source(cfg)
+    env = make_vec_env(cfg, source)
+    tb = _tensorboard_available() and cfg.tensorboard and out is not None
+    model = make_model(cfg, env, str(out / "tb") if tb else None)
+    formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
+    model.set_logger(configure(str(out) if out else None, formats))
+
+    evaluator = EvalCallback(game, cfg.eval_opponents, every=cfg.eval_every, games_per_seat=cfg.eval_games,
+                             algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed,
+                             csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose)
+    outcomes = OutcomeCallback(source, verbose=cfg.verbose)
+    callbacks = [outcomes]
+    if isinstance(source, SelfPlayPool):
+        callbacks.append(SelfPlayCallback(source, every=cfg.snapshot_every, algo=cfg.algo, obs_format=cfg.obs_format,
+                                          verbose=cfg.verbose))
+    if out and cfg.save_every:
+        callbacks.append(PeriodicSaveCallback(out / "checkpoints", every=cfg.save_every,
+                                              metadata=lambda steps: _metadata(cfg, game, source, steps)))
+    if cfg.eval_games > 0 and cfg.eval_opponents:
+        callbacks.append(evaluator)
+
+    start = time.perf_counter()
+    model.learn(total_timesteps=cfg.steps, callback=callbacks, progress_bar=False)
+    seconds = time.perf_counter() - start - evaluator.eval_seconds
+    meta = _metadata(cfg, game, source, model.num_timesteps)
+    meta["eval"] = evaluator.history[-2 * len(cfg.eval_opponents):] if evaluator.history else []
+    checkpoint = save_checkpoint(model, out / "model.zip", meta) if out else None
+    env.close()
+    counts = {f"seat{s}": dict(zip(("win", "draw", "loss", "illegal"), map(int, outcomes.counts[s]))) for s in (0, 1)}
+    return TrainResult(checkpoint, meta, int(model.num_timesteps), seconds, evaluator.eval_seconds,
+                       evaluator.history, counts, model)
+
+
+def _metadata(cfg: TrainConfig, game: Any, source: OpponentSource, steps: int) -> dict[str, Any]:
+    from zerosum.training.checkpoints import build_metadata
+
+    policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
+    config = {k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("variant",)}
+    return build_metadata(game, algo=cfg.algo, obs_format=cfg.obs_format, training_steps=steps,
+                          opponents=source.describe(), seat=cfg.seat, seed=cfg.seed, policy=policy,
+                          hyperparameters=cfg.hyperparameters(), extra={"config": config})
+
+
+__all__ = ["DQN_DEFAULTS", "PPO_DEFAULTS", "TrainConfig", "TrainResult", "make_model", "make_source",
+           "make_vec_env", "train"]
