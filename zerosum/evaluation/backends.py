@@ -13,6 +13,7 @@ once, and numba loads the compiled kernels from its on-disk cache.
 
 from __future__ import annotations
 
+import copy
 import multiprocessing as mp
 import os
 import traceback
@@ -45,16 +46,37 @@ def agent_rng(seed: int, seat: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, seat]))
 
 
-def play_task(payload: Payload, task: GameTask) -> tuple[GameTask, MatchResult]:
-    """Play one tournament game from plain data: fresh agents, seeded from the task."""
+_PROTOTYPES: dict[str, Any] = {}
+
+
+def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
+    """A new agent for one game, as ``make_agent(spec, rng)`` builds it.
+
+    It is a deep copy of an unused agent built once per process (loading a checkpoint
+    once, not per game); nothing a previous game left in an agent (a transposition table,
+    say) reaches the next one, so a game does not depend on which worker plays it.
+    """
     from zerosum.agents import make_agent
 
+    proto = _PROTOTYPES.get(spec)
+    if proto is None:
+        proto = _PROTOTYPES[spec] = make_agent(spec, rng=0)
+    try:
+        agent = copy.deepcopy(proto)
+    except Exception:  # noqa: BLE001 - an agent that cannot be copied is built again
+        return make_agent(spec, rng=rng)
+    agent.seed(rng)
+    return agent
+
+
+def play_task(payload: Payload, task: GameTask) -> tuple[GameTask, MatchResult]:
+    """Play one tournament game from plain data: fresh agents, seeded from the task."""
     game = _game(payload)
     names = tuple(payload["names"][i] for i in task.seats)
     agents = []
     for seat, idx in enumerate(task.seats):
         try:
-            agent = make_agent(payload["specs"][idx], rng=agent_rng(task.seed, seat))
+            agent = fresh_agent(payload["specs"][idx], agent_rng(task.seed, seat))
             agent.name = payload["names"][idx]
             agent.prepare(game)
         except Exception as exc:  # noqa: BLE001 - an agent that cannot start loses the game
