@@ -21,7 +21,7 @@ $(VENV)/.dev: pyproject.toml | $(PY)
 	touch $@ $(VENV)/.core
 
 run: $(VENV)/.core
-	$(PY) -m zerosum tournament
+	$(PY) -m zerosum tournament --config configs/default.toml
 
 test: $(VENV)/.dev
 	$(PY) -m pytest -q
