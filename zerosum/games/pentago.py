@@ -165,6 +165,7 @@ RUN_VALUE = np.array([0.0, 1.0, 2.0, 4.0, 7.0, 13.0, 11.0])  # the Pentago study
 OPEN_LINE_WEIGHT = np.array([0.0, 1.0, 3.0, 9.0, 27.0, 81.0])
 QUADRANT_CENTRES = sum(_bit(r, c) for r in (1, 4) for c in (1, 4))
 INNER_RING = sum(_bit(r, c) for r in range(1, 5) for c in range(1, 5)) & ~QUADRANT_CENTRES
+CELL_WEIGHT = np.array([2.0 * ((QUADRANT_CENTRES >> c) & 1) + ((INNER_RING >> c) & 1) for c in range(CELLS)])
 # Base-3 value of each 6-cell row pattern (an exact key: 3**36 < 2**63).
 TERNARY6 = np.array([sum(3 ** i for i in range(6) if (x >> i) & 1) for x in range(64)], dtype=np.int64)
 
@@ -423,7 +424,10 @@ def centre(params, s, player):  # pragma: no cover - compiled
 
 @kernel(ORDER)
 def _order(params, s, moves, n, scores):  # pragma: no cover - compiled
-    """Cells first by what their lines are worth: own 4s (a win), the opponent's 4s (a block), 3s, 2s, centres."""
+    """Cells first by the lines through them: the mover's fours (a win), the opponent's
+    fours (a block), the mover's threes, the opponent's threes; then quadrant centres,
+    the inner ring, and cells on the mover's twos. The 8 turns of a cell tie (the
+    search's killers and TT move order them)."""
     p = s[3]
     me = s[p]
     op = s[1 - p]
@@ -434,16 +438,14 @@ def _order(params, s, moves, n, scores):  # pragma: no cover - compiled
     free, c0, c1, c2 = line_counts(op, me)
     op4 = spread(free & c2 & ~c0)
     op3 = spread(free & c1 & c0)
-    op2 = spread(free & c1 & ~c0)
     last = -1
     v = 0.0
     for i in range(n):
         c = moves[i] >> 3
         if c != last:
             last = c
-            v = float(1000 * ((my4 >> c) & 1) + 300 * ((op4 >> c) & 1) + 30 * ((my3 >> c) & 1)
-                      + 20 * ((op3 >> c) & 1) + 3 * ((my2 >> c) & 1) + 2 * ((op2 >> c) & 1)
-                      + 2 * ((QUADRANT_CENTRES >> c) & 1) + ((INNER_RING >> c) & 1))
+            v = (10.0 * (8 * ((my4 >> c) & 1) + 4 * ((op4 >> c) & 1) + 2 * ((my3 >> c) & 1) + ((op3 >> c) & 1))
+                 + CELL_WEIGHT[c] + 0.5 * ((my2 >> c) & 1))
         scores[i] = v
 
 
