@@ -49,7 +49,7 @@ Readable names: `c3-e5`. The pass is action 0 (`a1-a1`, which no real move can b
 other step. Through `env()`, an illegal action ends the game with -1 to its author.
 
 **Variants.** `size` (16, 10 or 8; default 16), `max_turns` (moves of both players
-before the draw; default 1,000 on 16x16, 400 on 10x10, 300 on 8x8).
+before the draw; default 600 on 16x16, 300 on 10x10, 200 on 8x8).
 
 **Version history.** v0: first release.
 """

@@ -57,26 +57,35 @@ Planes: 0 the observer's pieces, 1 the opponent's, 2 the observer's target camp,
 observer's home camp, 4 all ones when the observer is to move, 5 the move counter in
 binary (cell ``i`` in row-major order holds bit ``i`` of ``turn``).
 
-Default ``max_turns`` (moves of either player): 16x16: 1,000, 10x10: 400, 8x8: 300. A
-16x16 game between two depth-2 alpha-beta players with the distance heuristic lasts
-about 250-300 moves and a few run past 400 (see bench/halma.py); the study's engine
-needed more when it shuffled. The cap is set well above what finished games need, so
-that it only stops games that no longer make progress.
+Default ``max_turns`` (moves of either player): 600 on 16x16, 300 on 10x10, 200 on 8x8.
+Finished games need far fewer: alpha-beta self-play with the ``distance`` heuristic
+takes 180 moves on average on 16x16 (at most ~210, depth 2 and 3 alike), 91 on 10x10
+and 55 on 8x8 (bench/halma.py). The cap is about three times that, so that it ends only
+games that have stopped making progress (random play, or engines that shuffle, like
+the study's), and keeps the length of a random playout bounded.
 
 Heuristics and strategies (the Halma study's, by name; every value is own minus
 opponent's, so each one is antisymmetric; ``distance`` is the default):
 
 ==================  ===================================================================
-``distance``        sum of distances to the target camp's far corner (see DISTANCES)
-``distance_free``   sum of king-move distances to the nearest free target square
+``distance``        distances to the target camp's far corner, plus camp-entry distances
+                    and the mover's best next move (see its docstring: both additions
+                    are what makes depth-2 self-play finish its games)
+``corner``          the study's plain sum of distances to the target camp's far corner
+``distance_free``   king-move distances to the nearest free target square
 ``centre``          opening: rush the centre (distance to a gravity point)
 ``diagonal``        middle game: march along the main diagonal, penalty growing with the
                     distance from it, no gain for entering the target camp early
-``careful``         distance, plus own forward jump chances, minus the opponent's
+``careful``         far-corner distance, plus own forward jump chances, minus the opponent's
 ``fill``            endgame: fill the target camp from the far corner outwards
 ``fill_alternate``  endgame: fill every second row of the camp first
 ``phased``          the study's three-phase strategy: centre, then diagonal, then fill
 ==================  ===================================================================
+
+Distances to the far corner are ``u + v``, the rows plus the columns still to go (a
+diagonal step counts 2); on 8x8 and 10x10 the camps are exactly the squares with the
+smallest ``u + v``. The move-ordering hint (``forward_first``) puts the moves that bring a
+piece nearest the far corner first.
 """
 
 from __future__ import annotations
@@ -100,7 +109,7 @@ SWITCH = types.int64(types.int64[::1], types.int64[::1], types.int64)
 
 SIZES = (8, 10, 16)
 CAMP_ROWS = {16: (5, 5, 4, 3, 2), 10: (5, 4, 3, 2, 1), 8: (4, 3, 2, 1)}
-DEFAULT_MAX_TURNS = {16: 1000, 10: 400, 8: 300}
+DEFAULT_MAX_TURNS = {16: 600, 10: 300, 8: 200}
 STATE_SIZE = 10
 TURN, HASH = 8, 9
 PASS = 0
@@ -139,6 +148,7 @@ def _build() -> dict[str, np.ndarray]:
         "row": np.zeros((nz, _MAX_SQ), np.int64), "col": np.zeros((nz, _MAX_SQ), np.int64),
         "over": np.zeros((4, 8, 3), np.int64), "camp_size": np.zeros(nz, np.int64),
         "half": np.zeros((nz, 2, 4), np.int64),
+        "nearest": np.zeros((nz, 2, _MAX_SQ, 19), np.int64), "nearest_d": np.zeros((nz, 2, _MAX_SQ, 19), np.int64),
     }
     for v in range(256):
         t["spread"][v] = sum(1 << (2 * j) for j in range(8) if v >> j & 1)
@@ -187,6 +197,10 @@ def _build() -> dict[str, np.ndarray]:
                     t["fill_alt"][z, p, sq] = alt if in_camp else (
                         FILL_OUTSIDE + t["cheb_to_camp"][z, p, sq] + 0.1 * t["dist"][z, p, sq])
                 t["centre"][z, sq] = float(np.hypot(r - (n - 1) / 2, c - (n - 1) / 2))
+                for p in range(2):  # the target squares, nearest (in king moves) first
+                    near = sorted((max(abs(r - a), abs(c - b2)), a * n + b2) for a, b2 in homes[1 - p])
+                    t["nearest"][z, p, sq, : len(near)] = [q for _, q in near]
+                    t["nearest_d"][z, p, sq, : len(near)] = [d for d, _ in near]
     return t
 
 
@@ -195,20 +209,15 @@ FILL_OUTSIDE = 8.0
 
 
 def _corner_distance(n: int, u: int, v: int) -> float:
-    """Distance to the far corner in the metric whose level sets have the camp's shape.
-
-    On 16x16 the camp is the quarter disc u*u + v*v <= 17: Euclidean distance. On 10x10
-    and 8x8 it is the triangle u + v <= 4 (3): the diagonal (Manhattan) distance u + v.
-    Either way the camp's squares are exactly the ones nearest the corner, so a player's
-    total is smallest exactly when its pieces fill the camp.
-    """
-    return float(np.hypot(u, v)) if n == 16 else float(u + v)
+    """Distance to the far corner: rows plus columns still to go."""
+    return float(u + v)
 
 
 _T = _build()
 SQ_CLASS, SQ_BIT, CLASS_SQ, BOARD = _T["sq_class"], _T["sq_bit"], _T["class_sq"], _T["board"]
 HOME, IN_TARGET, NEIGH, SPREAD, OVER = _T["home"], _T["in_target"], _T["neigh"], _T["spread"], _T["over"]
 ROW, COL, HALF = _T["row"], _T["col"], _T["half"]
+NEAREST, NEAREST_D, CAMP_SIZE = _T["nearest"], _T["nearest_d"], _T["camp_size"]
 DIST, CHEB_TO_CAMP, CENTRE, DIAG, FILL, FILL_ALT = (
     _T["dist"], _T["cheb_to_camp"], _T["centre"], _T["diag"], _T["fill"], _T["fill_alt"])
 # Tables by (size, player, class, bit), so heuristics iterate bitboards without a lookup.
@@ -454,52 +463,131 @@ def _table_sum(tab, z, s, p):
     return total
 
 
-@kernel(HEURISTIC)
-def distance(params, s, player):
-    """Sum of distances to the target camp's far corner: opponent's minus own."""
-    z = params[0]
-    return _table_sum(DIST_C, z, s, 1 - player) - _table_sum(DIST_C, z, s, player)
+@njit(cache=True, inline="always")
+def _entry(z, s, p, sq):
+    """King moves from sq to the nearest target square that p does not hold yet (free, or
+    held by the opponent, who has to leave it to win: counting it keeps the opponent's
+    moves out of p's score, so nobody gains by staying at home)."""
+    for i in range(CAMP_SIZE[z]):
+        t = NEAREST[z, p, sq, i]
+        if (s[4 * p + SQ_CLASS[z, t]] >> SQ_BIT[z, t]) & 1 == 0:
+            return NEAREST_D[z, p, sq, i]
+    return 0
 
 
 @njit(cache=True, inline="always")
-def _free_distance(z, size, s, p):
-    """Sum over p's pieces outside its target camp of king-move distances to the nearest
-    free target square (to the nearest target square when none is free), plus a tenth of
-    the distance to the far corner so that pieces in the camp still move deeper."""
+def _distance(z, s, p, corner, entry):
+    """Sum over p's pieces of corner * (distance to the far corner) + entry * (king moves
+    to the nearest target square p does not hold yet, for pieces outside the camp)."""
     total = 0.0
-    nfree = 0
     for k in range(4):
-        nfree += _popcount(TARGET[z, p, k] & ~(s[k] | s[4 + k]))
+        w = s[4 * p + k]
+        while w != 0:
+            b = trailing_zeros(w)
+            w &= w - 1
+            total += corner * DIST_C[z, p, k, b]
+            sq = CLASS_SQ[z, k, b]
+            if IN_TARGET[z, p, sq] == 0:
+                total += entry * _entry(z, s, p, sq)
+    return total
+
+
+ENTRY_WEIGHT = 2.0
+
+
+@njit(cache=True, inline="always")
+def _cost(z, s, p, sq):
+    """One piece's share of ``distance``."""
+    c = DIST[z, p, sq]
+    if IN_TARGET[z, p, sq] == 0:
+        c += ENTRY_WEIGHT * _entry(z, s, p, sq)
+    return c
+
+
+@njit(cache=True)
+def _best_gain(z, size, s, p):
+    """What p's best next move gains in ``distance``: for each piece, its destination
+    nearest the far corner, scored with the full cost (0 when nothing gains)."""
+    o0, o1, o2, o3 = s[0] | s[4], s[1] | s[5], s[2] | s[6], s[3] | s[7]
+    m0, m1 = _over_masks(o0, o1, o2, o3, 0), _over_masks(o0, o1, o2, o3, 1)
+    m2, m3 = _over_masks(o0, o1, o2, o3, 2), _over_masks(o0, o1, o2, o3, 3)
+    best = 0.0
     for k in range(4):
         w = s[4 * p + k]
         while w != 0:
             b = trailing_zeros(w)
             w &= w - 1
             sq = CLASS_SQ[z, k, b]
-            total += 0.1 * DIST_C[z, p, k, b]
-            if IN_TARGET[z, p, sq] == 1:
-                continue
-            best = 4 * size
-            r, c = ROW[z, sq], COL[z, sq]
-            for k2 in range(4):
-                cand = TARGET[z, p, k2]
-                if nfree > 0:
-                    cand &= ~(s[k2] | s[4 + k2])
-                while cand != 0:
-                    t = CLASS_SQ[z, k2, trailing_zeros(cand)]
-                    cand &= cand - 1
-                    dd = max(abs(ROW[z, t] - r), abs(COL[z, t] - c))
-                    if dd < best:
-                        best = dd
-            total += best
-    return total
+            stay = IN_TARGET[z, p, sq] == 1
+            empty = BOARD[z, k] & ~_pick(o0, o1, o2, o3, k)
+            if stay:
+                empty &= TARGET[z, p, k]
+            if k == 0:
+                reach = _jumps(b, empty, m0)
+            elif k == 1:
+                reach = _jumps(b, empty, m1)
+            elif k == 2:
+                reach = _jumps(b, empty, m2)
+            else:
+                reach = _jumps(b, empty, m3)
+            # the destination nearest the far corner, then its full cost
+            to = -1
+            near = DIST[z, p, sq]
+            while reach != 0:
+                t = CLASS_SQ[z, k, trailing_zeros(reach)]
+                reach &= reach - 1
+                if DIST[z, p, t] < near:
+                    near = DIST[z, p, t]
+                    to = t
+            for d in range(8):
+                t = NEIGH[z, sq, d]
+                if t >= 0 and DIST[z, p, t] < near and (not stay or IN_TARGET[z, p, t] == 1):
+                    if (_pick(o0, o1, o2, o3, SQ_CLASS[z, t]) >> SQ_BIT[z, t]) & 1 == 0:
+                        near = DIST[z, p, t]
+                        to = t
+            if to >= 0:
+                g = _cost(z, s, p, sq) - _cost(z, s, p, to)
+                if g > best:
+                    best = g
+    return best
+
+
+@kernel(HEURISTIC)
+def corner(params, s, player):
+    """The study's plain distance: sum of distances to the target camp's far corner,
+    opponent's minus own. Alpha-beta at depth 2 with it stalls near the camp (see distance)."""
+    z = params[0]
+    return _table_sum(DIST_C, z, s, 1 - player) - _table_sum(DIST_C, z, s, player)
+
+
+@kernel(HEURISTIC)
+def distance(params, s, player):
+    """Sum of distances to the target camp's far corner, opponent's minus own, made to
+    finish games at depth 2 by two terms (each fixes a way the plain sum stalls):
+
+    - entry: each piece still outside the camp also counts ENTRY_WEIGHT (2) times its king
+      moves to the nearest target square it does not hold yet. The far-corner distance
+      alone has local minima next to the camp: a piece beside the last hole that must
+      step sideways (no nearer the corner) to reach it never does.
+    - tempo: the side to move is credited with the best gain one of its moves achieves.
+      At an even depth the leaves' mover never gets to move inside the search, so each
+      side saw only the jumps its advance would give the opponent, and both shuffled
+      pieces in their camps for ever (mutual blocking); depth-3 search does not stall.
+    """
+    z = params[0]
+    v = _distance(z, s, 1 - player, 1.0, ENTRY_WEIGHT) - _distance(z, s, player, 1.0, ENTRY_WEIGHT)
+    mover = s[TURN] & 1
+    g = _best_gain(z, params[1], s, mover)
+    return v + g if mover == player else v - g
 
 
 @kernel(HEURISTIC)
 def distance_free(params, s, player):
-    """King-move distance of each piece to the nearest free target square: opponent's minus own."""
-    z, size = params[0], params[1]
-    return _free_distance(z, size, s, 1 - player) - _free_distance(z, size, s, player)
+    """King moves of each piece outside the camp to the nearest free target square (free
+    for the player: empty or still held by the opponent), plus a tenth of the far-corner
+    distance so that pieces in the camp move deeper; opponent's minus own."""
+    z = params[0]
+    return _distance(z, s, 1 - player, 0.1, 1.0) - _distance(z, s, player, 0.1, 1.0)
 
 
 @kernel(HEURISTIC)
@@ -604,20 +692,30 @@ def _phase(params, s, player):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _phase_score(z, s, p, phase):
+    """p's own score under its phase's strategy (higher is better), plus the phase bonus."""
+    if phase == 0:
+        own = -_table_sum(CENTRE_C, z, s, p)
+    elif phase == 1:
+        own = _table_sum(DIAG_C, z, s, p)
+    else:
+        own = -_table_sum(FILL_C, z, s, p)
+    return PHASE_BONUS * phase + own
+
+
 @kernel(HEURISTIC)
 def phased(params, s, player):
-    """The study's three phases: ``centre`` until no own piece is at home, then ``diagonal``
-    until every own piece is past the midline, then ``fill``. The phase is a function of the
-    position (no memory), so this is an ordinary heuristic; each phase reached is worth
-    PHASE_BONUS (own minus opponent's), so leaves in different phases compare fairly."""
-    ph = _phase(params, s, player)
-    if ph == 0:
-        v = centre(params, s, player)
-    elif ph == 1:
-        v = diagonal(params, s, player)
-    else:
-        v = fill(params, s, player)
-    return v + PHASE_BONUS * (ph - _phase(params, s, 1 - player))
+    """The study's three phases: ``centre`` until no own piece is left at home, then
+    ``diagonal`` until every own piece is past the midline, then ``fill``.
+
+    Each side is scored by the strategy of its own phase, which is a function of the
+    position (no memory), so this is an ordinary heuristic: own score minus the
+    opponent's. Each phase reached is worth PHASE_BONUS, so that leaves in different
+    phases compare fairly (a later phase is always better)."""
+    z = params[0]
+    return (_phase_score(z, s, player, _phase(params, s, player))
+            - _phase_score(z, s, 1 - player, _phase(params, s, 1 - player)))
 
 
 # ---- move ordering --------------------------------------------------------------------------
@@ -658,7 +756,8 @@ STRATEGIES = {
 PHASES = ("centre", "diagonal", "fill")
 
 _HEURISTICS = {
-    "distance": (distance, "sum of distances to the target camp's far corner (own minus opponent's)"),
+    "distance": (distance, "far-corner distances + camp-entry distances + the mover's best next move"),
+    "corner": (corner, "the study's plain sum of distances to the target camp's far corner"),
     "distance_free": (distance_free, "king-move distances to the nearest free target square"),
     "centre": (centre, "opening: distances to the centre of the board (a gravity point)"),
     "diagonal": (diagonal, "march along the main diagonal; no gain for entering the camp early"),
