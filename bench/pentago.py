@@ -281,8 +281,8 @@ def main() -> None:
     if versus:
         ours_t = sum(o["seconds"] for o, _ in versus)
         theirs_t = sum(t["seconds"] for _, t in versus)
-        heads.append(headline(f"Pentago depth 3, {len(versus)} position(s), vs OpenSpiel Python alpha-beta (s)", ours_t, theirs_t,
-                              ">= 100x faster", lower_is_better=True))
+        heads.append(headline(f"Pentago depth 3, {len(versus)} position(s), vs OpenSpiel Python alpha-beta (s)",
+                              ours_t, theirs_t, ">= 100x faster", lower_is_better=True))
     heads += [
         headline("Pentago random playouts, Game API moves/s vs pyspiel", playouts["game_api"]["moves_per_s"],
                  playouts["openspiel"]["moves_per_s"], ">= 1x"),

@@ -10,9 +10,7 @@ from numba import njit
 from tests.games.pentago_cases import SCRIPTED_GAMES, WIN_IN_ONE
 from tests.playouts import check_random_playouts, perft
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
-from zerosum.games.pentago import (
-    CELLS, NUM_ACTIONS, Pentago, _apply, _legal, cell_name, has_five, open_lines, random_playouts,
-)
+from zerosum.games.pentago import CELLS, NUM_ACTIONS, Pentago, _apply, _legal, cell_name, random_playouts
 
 VARIANTS = [True, False]
 VIDS = ["win_before_rotation", "openspiel_rule"]
@@ -77,11 +75,12 @@ def rows_of(state) -> list[str]:
 
 
 # ---- scripted games ---------------------------------------------------------------------
-@pytest.mark.parametrize("case", SCRIPTED_GAMES, ids=[c["name"] for c in SCRIPTED_GAMES])
-@pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
+SCRIPTED = [(c, wbr) for c in SCRIPTED_GAMES for wbr in c["variants"]]
+
+
+@pytest.mark.parametrize(("case", "wbr"), SCRIPTED,
+                         ids=[f"{c['name']} [{VIDS[VARIANTS.index(w)]}]" for c, w in SCRIPTED])
 def test_scripted_game(case, wbr):
-    if wbr not in case["variants"]:
-        pytest.skip("the case is for the other variant")
     g = Pentago(win_before_rotation=wbr)
     s = g.initial_state()
     for i, name in enumerate(case["moves"]):

@@ -99,20 +99,26 @@ def _turn(r: int, c: int, direction: int) -> tuple[int, int]:
 QUADRANT_MASK = np.array([sum(1 << x for x in _quadrant_cells(q)) for q in range(4)], dtype=np.int64)
 QUADRANT_KEEP = np.array([FULL & ~int(m) for m in QUADRANT_MASK], dtype=np.int64)
 
-# ROTATED[q*2 + direction, pattern] = the board bits of quadrant q after turning, where
-# pattern is the quadrant's 9 cells gathered row by row (bit 3*r + c = local cell (r, c)).
-ROTATED = np.zeros((8, 512), dtype=np.int64)
-for _q in range(4):
-    _o = int(QUADRANT_ORIGIN[_q])
-    for _d in range(2):
-        for _pat in range(512):
-            _out = 0
-            for _r in range(3):
-                for _c in range(3):
-                    if (_pat >> (3 * _r + _c)) & 1:
-                        _r2, _c2 = _turn(_r, _c, _d)
-                        _out |= 1 << (_o + SIZE * _r2 + _c2)
-            ROTATED[2 * _q + _d, _pat] = _out
+
+def _rotation_table() -> np.ndarray:
+    """ROTATED[q*2 + direction, pattern]: the board bits of quadrant q after turning, where
+    pattern is the quadrant's 9 cells gathered row by row (bit 3*r + c = local cell (r, c))."""
+    table = np.zeros((8, 512), dtype=np.int64)
+    for q in range(4):
+        o = int(QUADRANT_ORIGIN[q])
+        for d in range(2):
+            for pat in range(512):
+                out = 0
+                for r in range(3):
+                    for c in range(3):
+                        if (pat >> (3 * r + c)) & 1:
+                            r2, c2 = _turn(r, c, d)
+                            out |= 1 << (o + SIZE * r2 + c2)
+                table[2 * q + d, pat] = out
+    return table
+
+
+ROTATED = _rotation_table()
 
 
 def _lines() -> np.ndarray:
@@ -494,8 +500,10 @@ KERNELS = Kernels(legal=_legal, apply=_apply, status=_status, player=_player, ke
 HEURISTICS = {
     "open_lines": Heuristic("open_lines", open_lines,
                             "lines still winnable weighted 1/3/9/27 by own stones, own minus opponent's"),
-    "runs": Heuristic("runs", runs, "the Pentago study: longest run mapped 1,2,4,7,13,11, own minus opponent's (-13..13)"),
-    "centre": Heuristic("centre", centre, "3 per stone on a quadrant centre, 1 on the inner ring, own minus opponent's"),
+    "runs": Heuristic("runs", runs,
+                      "the Pentago study: longest run mapped 1,2,4,7,13,11, own minus opponent's (-13..13)"),
+    "centre": Heuristic("centre", centre,
+                        "3 per stone on a quadrant centre, 1 on the inner ring, own minus opponent's"),
 }
 
 _empty = np.empty
