@@ -129,10 +129,10 @@ def tournament_main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     note("")
+    note("Where the results are (each directory also holds plots/*.png, games.csv and moves.csv):")
+    width = max(len(o.config.label) for o in outcomes)
     for out in outcomes:
-        f = out.files
-        note(f"{out.config.label}: report {f['report']}  plots {f['report'].parent / 'plots'}  "
-             f"database {f['database']}  csv {f['games_csv'].parent}/{{games,moves}}.csv")
+        note(f"  {out.config.label:<{width}}  report {out.files['report']}   database {out.files['database']}")
     return 0
 
 

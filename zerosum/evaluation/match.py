@@ -26,6 +26,7 @@ import numpy as np
 
 from zerosum.agents.base import Agent, as_generator
 from zerosum.games.base import Action, Game
+from zerosum.search.result import SearchResult
 
 END, ERROR, ILLEGAL, MAX_LENGTH = "end", "error", "illegal", "max_length"
 """How a game finished: by the rules, an agent raised, an agent played an illegal action,
@@ -131,13 +132,43 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def stats_dict(game: Game, last_stats: Any) -> dict[str, Any] | None:
+def move_name(game: Game, action: Action, state: Any = None) -> str:
+    """The readable name of ``action`` played in ``state`` (some games name moves by position)."""
+    named = getattr(game, "action_name", None)
+    return named(action, state) if named is not None else game.action_to_string(action)
+
+
+def line_names(game: Game, actions: Sequence[Action], state: Any = None) -> list[str]:
+    """Readable names of a line of play from ``state`` (the moves after it named in their positions)."""
+    names = []
+    for a in actions:
+        a = int(a)
+        try:
+            names.append(move_name(game, a, state))
+            if state is not None:
+                state = None if game.is_terminal(state) else game.apply_unchecked(state, a)
+        except Exception:  # noqa: BLE001 - a bad entry must not lose the record
+            names.append(str(a))
+            state = None
+    return names
+
+
+def stats_dict(game: Game, last_stats: Any, state: Any = None) -> dict[str, Any] | None:
     """An agent's ``last_stats`` as plain data, the principal variation as readable moves.
 
-    Accepts a SearchResult (anything with ``as_dict()``), a mapping, or None.
+    Accepts a SearchResult (anything with ``as_dict()``), a mapping, or None; ``state`` is
+    the position searched, so that the PV's moves are named in their positions.
     """
     if last_stats is None:
         return None
+    if isinstance(last_stats, SearchResult):  # the common case, without the generic walk
+        st = last_stats.stats
+        value = float(last_stats.value)
+        return {"value": value if math.isfinite(value) else None, "action": int(last_stats.action),
+                "pv": line_names(game, last_stats.pv, state), "algorithm": last_stats.algorithm,
+                "nodes": int(st.nodes), "leaves": int(st.leaves), "cutoffs": int(st.cutoffs),
+                "tt_probes": int(st.tt_probes), "tt_hits": int(st.tt_hits), "depth": int(st.depth),
+                "time": float(st.time), "ebf": float(st.ebf)}
     if hasattr(last_stats, "as_dict"):
         d = dict(last_stats.as_dict())
     elif isinstance(last_stats, Mapping):
@@ -146,13 +177,7 @@ def stats_dict(game: Game, last_stats: Any) -> dict[str, Any] | None:
         return {"info": repr(last_stats)}
     pv = d.get("pv")
     if pv is not None:
-        names = []
-        for a in pv:
-            try:
-                names.append(game.action_to_string(int(a)))
-            except Exception:  # noqa: BLE001 - a bad pv entry must not lose the game record
-                names.append(str(a))
-        d["pv"] = names
+        d["pv"] = line_names(game, pv, state)
     return _plain(d)
 
 
@@ -201,13 +226,13 @@ def play_match(game: Game, agents: Sequence[Agent], opening: Sequence[Action] = 
         legal = game.legal_actions(state)
         a = _legal_action(game, action, legal)
         if a is None:
-            shown = ", ".join(game.action_to_string(int(x)) for x in legal[:24])
+            shown = ", ".join(move_name(game, int(x), state) for x in legal[:24])
             more = f" ... ({len(legal)} in all)" if len(legal) > 24 else ""
             return forfeit(names, opening, player,
                            f"{names[player]} returned the illegal action {action!r} at ply {ply}; legal: {shown}{more}",
                            None, how=ILLEGAL, moves=moves, start=start)
-        stats = stats_dict(game, agent.last_stats) if record_stats else None
-        moves.append(MoveRecord(ply, player, a, game.action_to_string(a), elapsed, stats))
+        stats = stats_dict(game, agent.last_stats, state) if record_stats else None
+        moves.append(MoveRecord(ply, player, a, move_name(game, a, state), elapsed, stats))
         state = game.apply_unchecked(state, a)
         ply += 1
     ret = game.returns(state)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerosum.evaluation.match import STAT_COLUMNS, MatchResult
+from zerosum.evaluation.match import STAT_COLUMNS, MatchResult, line_names
 from zerosum.games.base import Action, Game, ZerosumError
 
 SCHEMA_VERSION = 1
@@ -288,7 +288,8 @@ class Store:
         from zerosum.games import make_game
 
         try:
-            names = [make_game(cfg["game"], **cfg.get("variant", {})).action_to_string(a) for a in opening_actions]
+            game = make_game(cfg["game"], **cfg.get("variant", {}))
+            names = line_names(game, opening_actions, game.initial_state())
         except Exception:  # noqa: BLE001 - the record is still useful without readable opening names
             names = [str(a) for a in opening_actions]
         return StoredGame(
