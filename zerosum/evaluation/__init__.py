@@ -1,1 +1,38 @@
-"""zerosum.evaluation: see the README for what lands here."""
+"""Evaluation: matches, tournaments, a durable SQLite store, statistics, ratings, reports, backends.
+
+    from zerosum.evaluation import build_config, run_tournament
+    cfg = build_config({"game": "tictactoe", "agents": ["random", "alphabeta(depth=2)"], "games_per_pairing": 10})
+    out = run_tournament(cfg)            # results/<game>-<hash>/: tournament.sqlite, report.md, plots/, CSV
+    print(out.summary.standings()[0])
+
+Modules: ``match`` (one recorded game), ``tournament`` (schedule, validation, the run),
+``store`` (SQLite, ``Store(path).game_record(id)``), ``stats`` and ``ratings`` (Wilson
+intervals, Bradley-Terry/Elo with bootstrap, openskill, search cost), ``report`` and
+``plots`` (terminal tables, Markdown, PNG), ``backends`` (inline, processes, Ray),
+``config`` (TOML and options), ``cli`` (``zerosum tournament``). Names below load lazily.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "play_match": "match", "random_opening": "match", "MatchResult": "match", "MoveRecord": "match",
+    "Store": "store", "StoredGame": "store", "GameTask": "store", "StoreError": "store",
+    "ConfigMismatchError": "store",
+    "TournamentConfig": "config", "build_config": "config", "load_config": "config", "ConfigError": "config",
+    "run_tournament": "tournament", "schedule": "tournament", "validate": "tournament",
+    "summarize_store": "report", "print_summary": "report",
+    "wilson_interval": "stats", "bradley_terry": "ratings", "bootstrap_ratings": "ratings",
+    "openskill_ratings": "ratings",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'zerosum.evaluation' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"zerosum.evaluation.{module}"), name)
