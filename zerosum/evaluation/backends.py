@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import multiprocessing as mp
 import os
+import signal
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -105,6 +106,7 @@ _WORKER_PAYLOAD: Payload | None = None
 def _init_worker(payload: Payload) -> None:
     global _WORKER_PAYLOAD
     _WORKER_PAYLOAD = payload
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
 
 
 def _play_in_worker(task: GameTask) -> tuple[GameTask, MatchResult]:

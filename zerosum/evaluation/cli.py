@@ -129,7 +129,7 @@ def tournament_main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     note("")
-    note("Where the results are (each directory also holds plots/*.png, games.csv and moves.csv):")
+    note("Where the results are (each directory also holds games.csv, moves.csv, summary.json and plots/):")
     width = max(len(o.config.label) for o in outcomes)
     for out in outcomes:
         note(f"  {out.config.label:<{width}}  report {out.files['report']}   database {out.files['database']}")
