@@ -82,6 +82,20 @@ def _from_tt(v, ply):
     return v
 
 
+_PICKS = 4  # moves chosen by selection before the rest is sorted
+
+
+@njit(types.void(_I1, _D1, types.int64, types.int64), cache=True)
+def _sort_desc(mv, sc, lo, hi):
+    """Sort mv[lo:hi] by sc[lo:hi], highest first (stable, so ties keep generation order)."""
+    order = np.argsort(-sc[lo:hi], kind="mergesort")
+    mv_part = mv[lo:hi].copy()
+    sc_part = sc[lo:hi].copy()
+    for t in range(hi - lo):
+        mv[lo + t] = mv_part[order[t]]
+        sc[lo + t] = sc_part[order[t]]
+
+
 @njit(NEGAMAX, cache=True)
 def negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta,
             killers, history, noise, cfg, stats, ply, depth, alpha, beta):  # pragma: no cover
@@ -149,14 +163,17 @@ def negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_mo
     best_move = -1
     child = stack[ply + 1]
     for i in range(n):
-        if ordered:  # pick the best remaining move (cheap when a cutoff comes early)
-            j = i
-            for t in range(i + 1, n):
-                if sc[t] > sc[j]:
-                    j = t
-            if j != i:
-                mv[i], mv[j] = mv[j], mv[i]
-                sc[i], sc[j] = sc[j], sc[i]
+        if ordered:
+            if i < _PICKS:  # pick the best remaining move: cheap when a cutoff comes early
+                j = i
+                for t in range(i + 1, n):
+                    if sc[t] > sc[j]:
+                        j = t
+                if j != i:
+                    mv[i], mv[j] = mv[j], mv[i]
+                    sc[i], sc[j] = sc[j], sc[i]
+            elif i == _PICKS:  # no cutoff yet: sort the rest once
+                _sort_desc(mv, sc, i, n)
         a = mv[i]
         apply(params, s, a, child)
         st = status(params, child)
@@ -165,6 +182,14 @@ def negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_mo
             stats[LEAVES] += 1
             pvlen[ply + 1] = 0
             v = terminal_value(st, me, ply + 1)
+        elif depth == 1:  # a leaf: evaluate it here rather than in a call of its own
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            pvlen[ply + 1] = 0
+            cp = player(params, child)
+            v = heur(params, child, cp)
+            if cp != me:
+                v = -v
         elif player(params, child) == me:  # the same player moves again
             v = negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move,
                         tt_meta, killers, history, noise, cfg, stats, ply + 1, depth - 1, alpha, beta)
