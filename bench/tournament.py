@@ -6,6 +6,8 @@
    2-ply openings; tic-tac-toe if Pentago is not there) through the process backend with
    one worker and with two. games/s is measured over the whole run (pool start included)
    and after the first finished game (steady state). Target: >= 1.7x with two workers.
+   The same ratio for a pure-Python loop ("machine ceiling") is measured before and
+   after: on cores shared with other work it falls below 2, and bounds what games can get.
 2. Logging overhead: Pentago alpha-beta depth 2 against itself, each game played twice:
    a bare referee loop (act, check, apply) and ``play_match`` with every move recorded
    (readable name, time, search statistics, PV as readable moves) plus the SQLite write
@@ -69,6 +71,33 @@ def scaling(game_name: str, games: int) -> list[dict]:
                      "seconds": end - t0, "games_per_s": n / (end - t0),
                      "steady_games_per_s": (n - 1) / (end - first) if n > 1 and end > first else None})
     return rows
+
+
+def _spin(n: int) -> float:
+    t = time.perf_counter()
+    x = 0
+    for i in range(n):
+        x += i
+    return time.perf_counter() - t
+
+
+def machine_ceiling(n: int = 6_000_000, jobs: int = 4) -> float:
+    """What two processes get over one on this machine right now (a pure-Python loop).
+
+    On a machine shared with other work this is below 2, and no tournament can beat it.
+    """
+    import multiprocessing as mp
+
+    t0 = time.perf_counter()
+    for _ in range(jobs):
+        _spin(n)
+    one = time.perf_counter() - t0
+    with mp.get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [1000, 1000])  # start both workers first
+        t0 = time.perf_counter()
+        pool.map(_spin, [n] * jobs, chunksize=1)
+        two = time.perf_counter() - t0
+    return one / two
 
 
 def bare_game(game, agents, opening) -> tuple[float, int]:
@@ -152,13 +181,17 @@ def main() -> None:
     args = p.parse_args()
     game_name = pick_game()
     n_scale = args.games or (12 if args.quick else 32)
+    ceiling_before = machine_ceiling()
     rows = scaling(game_name, n_scale)
+    ceiling = (ceiling_before + machine_ceiling()) / 2
     log = overhead(game_name, 6 if args.quick else 12, 3 if args.quick else 5)
     speedup = rows[1]["games_per_s"] / rows[0]["games_per_s"]
     steady = (rows[1]["steady_games_per_s"] or 0) / (rows[0]["steady_games_per_s"] or 1)
     note = "" if game_name == "pentago" else "Pentago not available: tic-tac-toe used instead"
     extra = {
-        "speedup_2_vs_1": speedup, "speedup_steady_2_vs_1": steady, "logging": log,
+        "speedup_2_vs_1": speedup, "speedup_steady_2_vs_1": steady, "machine_ceiling_2_vs_1": ceiling,
+        "scaling_efficiency": speedup / ceiling if ceiling > 0 else None,
+        "logging": log,
         "load_average": os.getloadavg(), "note": note,
         "headline": [
             headline("tournament games/s, 2 workers / 1", speedup, None, ">= 1.7x"),
@@ -169,6 +202,7 @@ def main() -> None:
         ],
     }
     table_rows = rows + [{"part": "speed-up 2/1", "games_per_s": speedup, "steady_games_per_s": steady},
+                         {"part": "machine ceiling 2/1", "games_per_s": ceiling},
                          {"part": "logging", "game": game_name, "games": log["games"],
                           "seconds": log["game_s_mean"], "direct_us_per_move": log["direct_us_per_move"],
                           "direct_pct": log["direct_pct"], "end_to_end_pct": log["end_to_end_pct_median_game"]}]

@@ -76,7 +76,7 @@ CREATE TABLE IF NOT EXISTS moves (
     nodes INTEGER, leaves INTEGER, cutoffs INTEGER, tt_probes INTEGER, tt_hits INTEGER,
     depth INTEGER, ebf REAL, value REAL,
     pv TEXT,           -- JSON list of readable moves
-    stats TEXT,        -- JSON of the remaining statistics
+    stats TEXT,        -- JSON of any other statistics an agent reports
     PRIMARY KEY (game_id, ply));
 """
 
@@ -338,10 +338,23 @@ class Store:
         return paths[0], paths[1]
 
 
+_KNOWN = frozenset((*STAT_COLUMNS, "pv", "action", "algorithm", "time"))
+"""Statistics not kept in the blob: their own columns, or repeated elsewhere (the move's
+action and time, the agent's algorithm)."""
+
+
+def _json_names(names: list[str]) -> str:
+    if any('"' in n or "\\" in n or not n.isprintable() for n in names):
+        return json.dumps(names)
+    return '["' + '", "'.join(names) + '"]' if names else "[]"
+
+
 def _move_row(game_id: int, agent_id: int, m: Any) -> tuple[Any, ...]:
-    st = m.stats or {}
-    cols = [st.get(c) for c in STAT_COLUMNS]
+    st = m.stats
+    if not st:
+        return (game_id, m.ply, m.player, agent_id, m.action, m.move, m.time) + (None,) * 10
     pv = st.get("pv")
-    rest = {k: v for k, v in st.items() if k not in STAT_COLUMNS and k != "pv"} if st else None
-    return (game_id, m.ply, m.player, agent_id, m.action, m.move, m.time, *cols,
-            json.dumps(pv) if pv is not None else None, json.dumps(rest) if rest else None)
+    rest = {k: v for k, v in st.items() if k not in _KNOWN}
+    return (game_id, m.ply, m.player, agent_id, m.action, m.move, m.time,
+            *[st.get(c) for c in STAT_COLUMNS],
+            _json_names(pv) if pv is not None else None, json.dumps(rest) if rest else None)
