@@ -151,6 +151,9 @@ def test_outputs_and_cli(tmp_path, capsys):
     assert {r["agent"] for r in summary["standings"]} == {"random", "random#2", "alphabeta(depth=2)"}
     assert sum(r["games"] for r in summary["standings"]) == 2 * 12
     assert (out_dir / "moves.csv").read_text().splitlines()[0].startswith("game_id,ply,player,agent,action,move")
+    searched = [m for m in Store(out_dir / "tournament.sqlite").moves() if m["nodes"] is not None]
+    assert searched and all(m["depth"] >= 1 and m["time"] >= 0 for m in searched)
+    assert all(json.loads(m["pv"])[0] == m["move"] for m in searched)
     # the same command again resumes: nothing to play, same games
     assert tournament_main(["--game", "tictactoe", "--agents", "random", "alphabeta(depth=2)", "random",
                             "--games", "2", "--workers", "1", "--output", str(out_dir), "--quiet",
@@ -265,7 +268,7 @@ def test_resume_after_sigkill(tmp_path):
     before = {(g["pairing"], g["game_index"]): g["seed"] for g in Store(db).games()}
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert f"resuming" in done.stdout
+    assert "resuming" in done.stdout
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT COUNT(*) FROM games").fetchone()[0] == total
         assert c.execute("SELECT COUNT(DISTINCT pairing || ':' || game_index) FROM games").fetchone()[0] == total

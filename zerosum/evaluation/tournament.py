@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -263,7 +263,3 @@ def prepare_all(configs: Sequence[TournamentConfig], note: Note = print) -> list
             out.append(prep)
     return out
 
-
-def with_overrides(cfg: TournamentConfig, **changes: Any) -> TournamentConfig:
-    """A copy with some fields changed (None values are ignored)."""
-    return replace(cfg, **{k: v for k, v in changes.items() if v is not None})
