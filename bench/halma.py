@@ -164,7 +164,8 @@ def main() -> None:
     rows = [
         {"what": "depth-2 self-play, distance: games with a winner", "value": play["winner_rate"],
          "target": ">= 0.95"},
-        {"what": "  mean / max length (moves of both players)", "value": f"{play['mean_length']:.1f} / {play['max_length']}"},
+        {"what": "  mean / max length (moves of both players)",
+         "value": f"{play['mean_length']:.1f} / {play['max_length']}"},
         {"what": "  wins player 0 / player 1", "value": f"{play['player_0_wins']} / {play['player_1_wins']}"},
         {"what": "  seconds per move", "value": play["seconds_per_move"]},
         {"what": "depth-2 self-play, study's corner sum: with a winner", "value": corner["winner_rate"],

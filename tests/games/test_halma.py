@@ -74,8 +74,8 @@ def test_duplicate_chains_are_one_move():
 
 # (name, size, X, O, turn, max_turns, move (or None), expected outcome after it)
 OUTCOMES = [
-    ("spoiling: a camp full of the owner's pieces is no win", 8, [], ["h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "h8"],
-     0, None, None, Outcome.ONGOING),
+    ("spoiling: a camp full of the owner's pieces is no win", 8, [],
+     ["h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "h8"], 0, None, None, Outcome.ONGOING),
     ("anti-spoiling: the last hole filled by one own piece wins", 8, ["d7"],
      ["h5", "g6", "h6", "f7", "g7", "h7", "f8", "g8", "h8"], 0, None, "d7-e8", Outcome.P0_WINS),
     ("one hole left is no win yet", 8, ["h5", "g6", "h6", "f7", "g7", "h7", "e8", "f8", "g8", "d7"],
@@ -90,7 +90,8 @@ OUTCOMES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "size", "x", "o", "turn", "cap", "move", "outcome"), OUTCOMES, ids=[c[0] for c in OUTCOMES])
+@pytest.mark.parametrize(("name", "size", "x", "o", "turn", "cap", "move", "outcome"), OUTCOMES,
+                         ids=[c[0] for c in OUTCOMES])
 def test_scripted_outcomes(name, size, x, o, turn, cap, move, outcome):
     g = Halma(size=size, max_turns=cap) if cap else GAMES[size]
     s = g.position(x, o, turn=turn)

@@ -185,7 +185,7 @@ def _build() -> dict[str, np.ndarray]:
                 # corner's own coordinates (u, v) = distance in rows and columns.
                 for p in range(2):
                     u, v = (n - 1 - r, n - 1 - c) if p == 0 else (r, c)
-                    t["dist"][z, p, sq] = _corner_distance(n, u, v)
+                    t["dist"][z, p, sq] = u + v  # rows plus columns still to go
                     t["cheb_to_camp"][z, p, sq] = min(max(abs(u - a), abs(v - b2)) for a, b2 in camp)
                     fr, fc = (r, c) if p == 0 else (n - 1 - r, n - 1 - c)  # from the home corner
                     cap = 2 * (n - 1) - max(a + b2 for a, b2 in camp)  # where the target camp starts
@@ -206,11 +206,6 @@ def _build() -> dict[str, np.ndarray]:
 
 DIAGONAL_PENALTY = 0.1
 FILL_OUTSIDE = 8.0
-
-
-def _corner_distance(n: int, u: int, v: int) -> float:
-    """Distance to the far corner: rows plus columns still to go."""
-    return float(u + v)
 
 
 _T = _build()
