@@ -168,18 +168,24 @@ def test_same_seed_same_run(tmp_path):
 @pytest.mark.parametrize("kw", [
     {"algo": "ppo"},
     {"algo": "dqn", "algo_kwargs": {"learning_starts": 64, "buffer_size": 1000, "target_update_interval": 100}},
+    {"algo": "maskable_dqn", "algo_kwargs": {"learning_starts": 64, "buffer_size": 1000, "exploration_fraction": 1.0}},
     {"obs_format": "dict"},
     {"self_play": True, "snapshot_every": 128, "opponent": "random"},
     {"curriculum": ["random", "alphabeta(depth=1)"], "window": 5, "threshold": 0.2, "opponent": "random"},
+    {"opponent": ["random", "alphabeta(depth=1)"], "opponent_weights": [1, 1], "max_seconds": 0.5, "steps": 10**6},
 ])
 def test_other_algorithms_and_opponents(tmp_path, kw):
     kw = dict(kw)
-    algo_kwargs = kw.pop("algo_kwargs", TINY if kw.get("algo") != "dqn" else {})
+    algo_kwargs = kw.pop("algo_kwargs", TINY)
     res = tiny(tmp_path, algo_kwargs=algo_kwargs, **kw)
     meta = res.metadata
+    if kw.get("algo") == "maskable_dqn":  # exploring and greedy, it never plays an illegal action
+        assert res.outcomes["seat0"]["illegal"] == res.outcomes["seat1"]["illegal"] == 0
     assert meta["algo"] == kw.get("algo", "maskable_ppo")
     if kw.get("self_play"):
         assert meta["opponents"]["kind"] == "self_play" and meta["opponents"]["snapshots_added"] >= 2
+    if "max_seconds" in kw:
+        assert meta["opponents"]["kind"] == "mixture" and res.steps < 10**6
     if kw.get("curriculum"):
         assert meta["opponents"]["kind"] == "curriculum" and meta["opponents"]["stage"] == 1
     agent = make_agent(f"ppo(path={res.checkpoint})")
@@ -196,3 +202,20 @@ def test_bad_configs():
         TrainConfig(steps=0)
     with pytest.raises(ValueError, match="use vec='dummy'"):
         TrainConfig(vec="subproc", self_play=True)
+
+
+def test_ensure_tictactoe_checkpoint(ttt, tmp_path):
+    from zerosum.training.recipes import RECIPES, ensure_tictactoe_checkpoint, recipe
+
+    assert ensure_tictactoe_checkpoint(ttt.checkpoint) == ttt.checkpoint  # present: returned as is
+    (tmp_path / "junk.zip").write_bytes(b"junk")
+    with pytest.raises(CheckpointError):  # never overwritten
+        ensure_tictactoe_checkpoint(tmp_path / "junk.zip")
+    assert (tmp_path / "junk.zip").read_bytes() == b"junk"
+    path = ensure_tictactoe_checkpoint(tmp_path / "new" / "ttt.zip", steps=256)
+    assert path == tmp_path / "new" / "ttt.zip" and (tmp_path / "new" / "ttt.json").is_file()
+    assert make_agent(f"ppo(path={path})").metadata["training_steps"] >= 256
+    for name in RECIPES:
+        recipe(name)  # every recipe is a valid config
+    with pytest.raises(ValueError, match="unknown recipe 'nope'"):
+        recipe("nope")

@@ -9,7 +9,9 @@ from gymnasium.utils.env_checker import check_env
 from zerosum.agents.base import Agent, RandomAgent
 from zerosum.envs import AGENTS, make
 from zerosum.games import make_game
-from zerosum.training.opponents import Curriculum, FixedOpponent, SelfPlayPool, as_source, split_specs
+from zerosum.training.opponents import (
+    Curriculum, FixedOpponent, MixedOpponent, SelfPlayPool, as_source, split_specs,
+)
 from zerosum.training.single_agent import EpisodeOverError, SingleAgentEnv
 
 
@@ -247,6 +249,25 @@ def test_self_play_pool_samples_snapshots():
     env = SingleAgentEnv("tictactoe", pool)
     env.reset(seed=0)
     assert isinstance(as_source("random"), FixedOpponent)
+
+
+def test_mixed_opponent():
+    mix = MixedOpponent(["random", "alphabeta(depth=1)"], [3, 1])
+    rng = np.random.default_rng(0)
+    picks = [mix.sample(rng) for _ in range(400)]
+    assert 250 < picks.count("random") < 350
+    assert mix.describe() == {"kind": "mixture", "opponents": ["random", "alphabeta(depth=1)"], "weights": [0.75, 0.25]}
+    with pytest.raises(ValueError, match="weights"):
+        MixedOpponent(["random"], [1, 2])
+    env = SingleAgentEnv("tictactoe", mix, seat=0)
+    env.reset(seed=0)
+    seen = set()
+    for _ in range(300):
+        _, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term:
+            seen.add(info["opponent"])
+            env.reset()
+    assert seen == {"random", "alphabeta(depth=1)"} and set(mix.results) == seen
 
 
 def test_split_specs():

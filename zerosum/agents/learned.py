@@ -41,7 +41,8 @@ from zerosum.games.base import Action, Game, State, ZerosumError
 FORMAT = "zerosum-checkpoint"
 FORMAT_VERSION = 1
 OBS_FORMATS = ("flat", "dict")
-ALGOS = ("maskable_ppo", "ppo", "dqn")
+ALGOS = ("maskable_ppo", "ppo", "maskable_dqn", "dqn")
+Q_ALGOS = ("maskable_dqn", "dqn")  # value-based: the network gives Q-values, play is greedy
 TRAIN_EXTRA = "pip install 'zerosum[train]'"
 
 
@@ -172,6 +173,10 @@ def algo_class(algo: str) -> Any:
         from stable_baselines3 import DQN
 
         return DQN
+    if algo == "maskable_dqn":
+        from zerosum.training.maskable_dqn import MaskableDQN  # the one class training defines
+
+        return MaskableDQN
     raise ValueError(f"algo={algo!r} is not allowed: one of {ALGOS}")
 
 
@@ -225,7 +230,7 @@ class PolicyAgent(Agent):
                 t = {k: torch.as_tensor(v[None]) for k, v in x.items()}
             else:
                 t = torch.as_tensor(x[None])
-            if self.algo == "dqn":
+            if self.algo in Q_ALGOS:
                 out = self.policy.q_net(t)
             else:
                 out = self.policy.get_distribution(t).distribution.logits
@@ -237,7 +242,7 @@ class PolicyAgent(Agent):
             if not mask.any():
                 raise ValueError("no legal action: the game is over")
             logits[mask == 0] = -np.inf
-        if self.deterministic or self.algo == "dqn":
+        if self.deterministic or self.algo in Q_ALGOS:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())
         p /= p.sum()

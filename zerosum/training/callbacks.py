@@ -158,6 +158,24 @@ class OutcomeCallback(BaseCallback):
             self.logger.record("train/curriculum_rate", self.source.rate())
 
 
+class TimeLimitCallback(BaseCallback):
+    """Stop training after ``seconds`` of wall time spent in ``learn`` (evaluation excluded)."""
+
+    def __init__(self, seconds: float, evaluator: EvalCallback | None = None) -> None:
+        super().__init__()
+        self.seconds, self.evaluator = float(seconds), evaluator
+        self._start = time.perf_counter()
+        self.stopped = False
+
+    def _on_training_start(self) -> None:
+        self._start = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        spent = time.perf_counter() - self._start - (self.evaluator.eval_seconds if self.evaluator else 0.0)
+        self.stopped = spent >= self.seconds
+        return not self.stopped
+
+
 class PeriodicSaveCallback(BaseCallback):
     """Save ``folder/step_N.zip`` with its metadata (``metadata(steps)``) every ``every`` steps."""
 
@@ -174,4 +192,4 @@ class PeriodicSaveCallback(BaseCallback):
 
 
 __all__ = ["EVAL_COLUMNS", "EvalCallback", "OutcomeCallback", "PeriodicSaveCallback", "SelfPlayCallback",
-           "policy_agent"]
+           "TimeLimitCallback", "policy_agent"]

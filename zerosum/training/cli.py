@@ -62,7 +62,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--recipe", choices=sorted(RECIPES), help="start from a named recipe's settings")
     p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
     p.add_argument("--variant", type=_kv, action="append", metavar="KEY=VALUE", help="a rule variant (repeatable)")
-    p.add_argument("--opponent", help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'")
+    p.add_argument("--opponent", type=split_specs, metavar="SPECS",
+                   help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'; several (';'): a mixture")
     p.add_argument("--curriculum", type=split_specs, metavar="SPECS",
                    help="opponents in order, separated by ';' or commas outside parentheses")
     p.add_argument("--threshold", type=float, help="curriculum: advance at this win rate (default 0.8)")
@@ -74,12 +75,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--base-prob", type=float, help="self-play: chance of the fixed opponent instead (default 0.2)")
     p.add_argument("--algo", choices=ALGOS, help="default maskable_ppo")
     p.add_argument("--steps", type=int, help="learner steps (default 50000)")
+    p.add_argument("--max-seconds", type=float, help="stop after this much training time (evaluation excluded)")
+    p.add_argument("--opponent-weights", type=lambda t: [float(x) for x in t.split(",")], metavar="W1,W2",
+                   help="weights of a mixture of opponents given to --opponent")
     p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")
     p.add_argument("--vec", choices=("dummy", "subproc"), help="in-process (default) or subprocess envs")
     p.add_argument("--seat", type=_seat, help="0, 1, alternate (default) or random")
     p.add_argument("--obs-format", choices=OBS_FORMATS, help="flat (default) or dict")
     p.add_argument("--illegal-penalty", type=float, help="reward of an illegal action without masks (default -1)")
     p.add_argument("--net-arch", type=_arch, help="hidden layer widths, e.g. 64,64")
+    p.add_argument("--activation", choices=("tanh", "relu"), help="hidden layers' activation (default tanh)")
     p.add_argument("--lr", type=float, help="learning rate")
     p.add_argument("--n-steps", type=int, help="PPO: steps per env per rollout")
     p.add_argument("--batch-size", type=int, help="minibatch size")
@@ -120,6 +125,8 @@ def config_from_args(ns: argparse.Namespace) -> Any:
         args["algo_kwargs"] = algo_kwargs
     if "variant" in args:
         args["variant"] = dict(args["variant"])
+    if "opponent" in args and len(args["opponent"]) == 1:
+        args["opponent"] = args["opponent"][0]
     if "self_play" in args:
         args["self_play"] = True
     return recipe(name, **args) if name else TrainConfig(**args)

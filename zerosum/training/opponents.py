@@ -48,6 +48,34 @@ class FixedOpponent(OpponentSource):
         return {"kind": "fixed", "opponent": getattr(self.opponent, "name", self.opponent)}
 
 
+class MixedOpponent(OpponentSource):
+    """A different opponent each episode, drawn with the given weights (uniform by default).
+
+    A learner trained against random alone maximises its expected score, and the best
+    reply to a random player takes a small risk of losing (as second player in
+    tic-tac-toe it loses 0.42% of games); mixing in a strong opponent teaches it not to.
+    """
+
+    def __init__(self, opponents: list[str | Agent], weights: list[float] | None = None) -> None:
+        if not opponents:
+            raise ValueError("a mixture needs at least one opponent")
+        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, dtype=float)
+        if w.shape != (len(opponents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"weights={weights!r} must be {len(opponents)} non-negative numbers, not all 0")
+        self.opponents, self.p = list(opponents), w / w.sum()
+        self.results: dict[str, deque[float]] = {}
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        return self.opponents[int(rng.choice(len(self.opponents), p=self.p))]
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        self.results.setdefault(opponent, deque(maxlen=500)).append(reward)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "mixture", "opponents": [getattr(o, "name", o) for o in self.opponents],
+                "weights": [round(float(x), 6) for x in self.p]}
+
+
 class Curriculum(OpponentSource):
     """Opponents in order of strength; move on when the learner's rate over a window passes a threshold.
 
@@ -167,4 +195,4 @@ def split_specs(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-__all__ = ["Curriculum", "FixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]
+__all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]

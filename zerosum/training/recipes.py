@@ -2,7 +2,7 @@
 
 >>> from zerosum.training.recipes import RECIPES
 >>> sorted(RECIPES)
-['pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_self_play']
+['pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick', 'tictactoe_self_play']
 
 ``zerosum train --recipe tictactoe --out runs/ttt`` runs one; any other option on the
 command line overrides the recipe's value.
@@ -17,8 +17,23 @@ from typing import Any
 RECIPES: dict[str, dict[str, Any]] = {
     # MaskablePPO against random, both seats alternating; see bench/training.py for what it reaches.
     "tictactoe": {
-        "game": "tictactoe", "opponent": "random", "steps": 100_000, "n_envs": 8, "net_arch": (128, 128),
+        "game": "tictactoe", "opponent": "random", "steps": 100_000, "n_envs": 8, "net_arch": (64, 64),
         "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.0},
+        "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 25_000,
+    },
+    # The same for 30k steps (about 10-20 s): what `make run` trains for its tournament.
+    "tictactoe_quick": {
+        "game": "tictactoe", "opponent": "random", "steps": 30_000, "n_envs": 8, "net_arch": (64, 64),
+        "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.0},
+        "eval_opponents": ["random"], "eval_games": 0,
+    },
+    # Masked DQN (Q-values of illegal actions never chosen or backed up) against random.
+    "tictactoe_dqn": {
+        "game": "tictactoe", "opponent": "random", "algo": "maskable_dqn", "steps": 100_000, "n_envs": 8,
+        "net_arch": (128, 128),
+        "algo_kwargs": {"train_freq": 1, "gradient_steps": 2, "batch_size": 128, "learning_rate": 1e-3,
+                        "target_update_interval": 500, "exploration_fraction": 0.2, "exploration_final_eps": 0.02,
+                        "buffer_size": 100_000},
         "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 25_000,
     },
     # Self-play against frozen snapshots, a fifth of the games against random.
@@ -28,17 +43,18 @@ RECIPES: dict[str, dict[str, Any]] = {
         "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.01},
         "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 50_000,
     },
-    # Pentago against one-ply alpha-beta (a long run: pass --steps for the budget you have).
+    # Pentago against one-ply alpha-beta, with a fifth of the games against random so that the
+    # learner sees wins from the start (a long run: pass --steps or --max-seconds for your budget).
     "pentago": {
-        "game": "pentago", "opponent": "alphabeta(depth=1)", "steps": 2_000_000, "n_envs": 16, "net_arch": (256, 256),
-        "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01,
-                        "gamma": 0.99},
+        "game": "pentago", "opponent": ["random", "alphabeta(depth=1)"], "opponent_weights": [0.2, 0.8],
+        "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
+        "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
         "eval_opponents": ["alphabeta(depth=1)"], "eval_games": 50, "eval_every": 100_000, "save_every": 250_000,
     },
-    # The same through a curriculum random -> alphabeta(depth=1) -> alphabeta(depth=2).
+    # The same through a curriculum: random until 90% of wins, then alphabeta(depth=1), then depth 2.
     "pentago_curriculum": {
-        "game": "pentago", "curriculum": ["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], "threshold": 0.75,
-        "window": 500, "steps": 2_000_000, "n_envs": 16, "net_arch": (256, 256),
+        "game": "pentago", "curriculum": ["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], "threshold": 0.9,
+        "window": 1000, "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
         "eval_opponents": ["alphabeta(depth=1)"], "eval_games": 50, "eval_every": 100_000, "save_every": 250_000,
     },
@@ -64,7 +80,7 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     """The tic-tac-toe checkpoint at ``path``, trained first (MaskablePPO against random) if missing.
 
     A readable checkpoint is returned as is; a missing one is trained with the
-    ``tictactoe`` recipe (well under a minute on 2 cores) and saved there. A file that
+    ``tictactoe_quick`` recipe (30k steps, 10-20 s on 2 cores) and saved there. A file that
     exists but is not a readable checkpoint is an error, never overwritten.
     """
     from zerosum.agents.learned import CheckpointError, checkpoint_paths, read_metadata
@@ -81,7 +97,7 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     overrides: dict[str, Any] = {"seed": seed, "out": None, "verbose": verbose, "eval_every": 0, "eval_games": 0}
     if steps is not None:
         overrides["steps"] = steps
-    result = train(recipe("tictactoe", **overrides))
+    result = train(recipe("tictactoe_quick", **overrides))
     return save_checkpoint(result.model, zip_path, result.metadata)
 
 

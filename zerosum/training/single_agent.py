@@ -71,7 +71,7 @@ def resolve_game(game: str | Game, variant: dict[str, Any] | None = None) -> Gam
 class SingleAgentEnv(gym.Env):
     """One seat of a two-player zerosum game as a gymnasium env; the opponent replies inside."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, game: str | Game = "tictactoe", opponent: str | Agent | OpponentSource = "random", *,
                  seat: int | str = "alternate", first_seat: int = 0, obs_format: str = "flat",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.agents.learned import ALGOS, OBS_FORMATS, require_train_extra
-from zerosum.training.opponents import Curriculum, FixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.opponents import Curriculum, FixedOpponent, MixedOpponent, OpponentSource, SelfPlayPool
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
 # algorithm defaults, overridable through TrainConfig.algo_kwargs
@@ -41,13 +41,17 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
                                 "exploration_fraction": 0.3, "exploration_final_eps": 0.05, "gamma": 0.99}
 
 
+ACTIVATIONS = {"tanh": lambda: __import__("torch").nn.Tanh, "relu": lambda: __import__("torch").nn.ReLU}
+
+
 @dataclass
 class TrainConfig:
     """Everything a training run depends on (stored in the checkpoint's metadata)."""
 
     game: str = "tictactoe"                      # game or env name
     variant: dict[str, Any] = field(default_factory=dict)
-    opponent: str = "random"                     # fixed opponent (agent spec)
+    opponent: str | list[str] = "random"         # fixed opponent (agent spec), or a list: a mixture
+    opponent_weights: list[float] | None = None  # the mixture's weights (uniform by default)
     curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
     threshold: float = 0.8                       # curriculum: advance at this win rate ...
     window: int = 500                            # ... over this many episodes
@@ -58,12 +62,14 @@ class TrainConfig:
     base_prob: float = 0.2                       # self-play: chance of a fixed opponent instead
     algo: str = "maskable_ppo"
     steps: int = 50_000
+    max_seconds: float | None = None             # stop earlier after this much training time
     n_envs: int = 8
     vec: str = "dummy"                           # "dummy" (in-process) or "subproc"
     seat: int | str = "alternate"
     obs_format: str = "flat"
     illegal_penalty: float = -1.0
     net_arch: tuple[int, ...] = (64, 64)
+    activation: str = "tanh"                     # hidden layers' activation: tanh (SB3's default) or relu
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     threads: int = 1
@@ -85,17 +91,22 @@ class TrainConfig:
             raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
         if self.vec not in ("dummy", "subproc"):
             raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy' or 'subproc'")
+        if isinstance(self.opponent, (list, tuple)) and not self.opponent:
+            raise ValueError("opponent=[] is not allowed: give at least one agent spec")
         if self.vec == "subproc" and (self.curriculum or self.self_play):
             raise ValueError("a curriculum or self-play pool is shared between envs: use vec='dummy'")
         for name in ("steps", "n_envs", "threads"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: at least 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
 
     def hyperparameters(self) -> dict[str, Any]:
         """The algorithm's settings in force (defaults plus overrides)."""
-        base = DQN_DEFAULTS if self.algo == "dqn" else PPO_DEFAULTS
-        return {**base, **self.algo_kwargs, "net_arch": list(self.net_arch), "n_envs": self.n_envs}
+        base = DQN_DEFAULTS if self.algo in ("dqn", "maskable_dqn") else PPO_DEFAULTS
+        return {**base, **self.algo_kwargs, "net_arch": list(self.net_arch), "activation": self.activation,
+                "n_envs": self.n_envs}
 
 
 @dataclass
@@ -120,10 +131,14 @@ class TrainResult:
 def make_source(cfg: TrainConfig) -> OpponentSource:
     """The opponent source a config asks for."""
     if cfg.self_play:
-        base = cfg.curriculum or [cfg.opponent]
+        base = cfg.curriculum or (list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent])
         return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size)
     if cfg.curriculum:
         return Curriculum(cfg.curriculum, threshold=cfg.threshold, window=cfg.window, metric=cfg.curriculum_metric)
+    if isinstance(cfg.opponent, (list, tuple)):
+        if len(cfg.opponent) > 1:
+            return MixedOpponent(list(cfg.opponent), cfg.opponent_weights)
+        return FixedOpponent(cfg.opponent[0])
     return FixedOpponent(cfg.opponent)
 
 
@@ -134,7 +149,7 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
 
     def factory(i: int):
         def make() -> Any:
-            opp = source if cfg.vec == "dummy" else FixedOpponent(cfg.opponent)
+            opp = source if cfg.vec == "dummy" else make_source(cfg)
             return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
                                           illegal_penalty=cfg.illegal_penalty, variant=cfg.variant))
         return make
@@ -151,8 +166,7 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
     policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
     kwargs = cfg.hyperparameters()
     kwargs.pop("n_envs")
-    arch = list(kwargs.pop("net_arch"))
-    policy_kwargs = {"net_arch": arch}
+    policy_kwargs = {"net_arch": list(kwargs.pop("net_arch")), "activation_fn": ACTIVATIONS[kwargs.pop("activation")]()}
     return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
                tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
 
@@ -172,7 +186,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     import torch
     from stable_baselines3.common.logger import configure
 
-    from zerosum.training.callbacks import EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback
+    from zerosum.training.callbacks import EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback, TimeLimitCallback
     from zerosum.training.checkpoints import save_checkpoint
 
     torch.set_num_threads(cfg.threads)
@@ -199,6 +213,8 @@ def train(cfg: TrainConfig) -> TrainResult:
                                               metadata=lambda steps: _metadata(cfg, game, source, steps)))
     if cfg.eval_games > 0 and cfg.eval_opponents:
         callbacks.append(evaluator)
+    if cfg.max_seconds:
+        callbacks.append(TimeLimitCallback(cfg.max_seconds, evaluator))
 
     start = time.perf_counter()
     model.learn(total_timesteps=cfg.steps, callback=callbacks, progress_bar=False)
