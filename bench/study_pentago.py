@@ -15,7 +15,8 @@ Configurations (zerosum.search.AlphaBetaConfig):
 - + TT: tt=True, ordering=False: the study's table stored value, bound and depth but no move;
 - + TT + TT move: the table's best move searched first;
 - + history: history=True, history_increment="pow2" (2^k at a cutoff k plies above the
-  leaves, as the study), TT off, no other ordering;
+  leaves, as the study), TT off, no other ordering; two variants: the table cleared
+  before every move, and depth^2 increments;
 - modern: TT + TT move + ordering hint + killers + iterative deepening (the defaults);
 - modern + history: the same with the history table as well.
 
@@ -48,12 +49,18 @@ CONFIGS = {
     "+ TT + TT move": dict(tt=True, ordering=True, tt_move=True, hint=False, killers=False, iterative=False),
     "+ history": dict(tt=False, ordering=True, hint=False, killers=False, history=True, history_increment="pow2",
                       iterative=False),
+    "+ history, cleared each move": dict(tt=False, ordering=True, hint=False, killers=False, history=True,
+                                         history_increment="pow2", iterative=False),
+    "+ history, depth^2": dict(tt=False, ordering=True, hint=False, killers=False, history=True,
+                               history_increment="square", iterative=False),
     "modern": dict(tt=True, ordering=True, iterative=True),
     "modern + history": dict(tt=True, ordering=True, iterative=True, history=True, history_increment="pow2"),
 }
+CLEARED = {"+ history, cleared each move"}  # the history table starts empty at every move
 # the study's mean nodes per move: depth -> (alpha-beta, + TT, + history)
 STUDY = {1: (48_274, 13_540, 47_595), 2: (175_405, 84_082, 402_604), 3: (17_178_322, 4_344_483, 32_659_452)}
 STUDY_KEYS = ("alpha-beta", "+ TT", "+ history")
+FIGURE = ("alpha-beta", "+ TT", "+ TT + TT move", "+ history", "modern", "modern + history")
 
 
 def play(depth: int, seed: int) -> list[dict]:
@@ -70,6 +77,8 @@ def play(depth: int, seed: int) -> list[dict]:
         p = GAME.current_player(s)
         row: dict = {"ply": ply}
         for k in CONFIGS:
+            if k in CLEARED:
+                engines[k][p].clear()
             t = time.perf_counter()
             r = engines[k][p].search(s, depth)
             row[k] = (r.stats.nodes, time.perf_counter() - t)
@@ -131,8 +140,9 @@ def main() -> None:
         for ax, depth in zip(axes[0], shown):
             for k in CONFIGS:
                 c = curves[(depth, k)]
-                ax.plot(list(c), [max(v, 1) for v in c.values()], marker="o", ms=3, label=k,
-                        ls="--" if k == "modern + history" else "-")
+                if k in FIGURE:
+                    ax.plot(list(c), [max(v, 1) for v in c.values()], marker="o", ms=3, label=k,
+                            ls="--" if k == "modern + history" else "-")
             ax.set_yscale("log")
             ax.set_xlabel("ply (move number; the first 4 are the random opening)")
             ax.set_title(f"Pentago, runs heuristic, depth {depth}: mean over {extra['games'][depth]} games", fontsize=9)
