@@ -43,7 +43,8 @@ def main() -> None:
     rows, pair_rows, extra = [], [], {"rules": {}}
     for rules, variant in RULES.items():
         cfg = build_config({
-            "game": "nine_mens_morris", "variant": variant, "name": f"Nine Men's Morris, {rules} rules, depth {args.depth}",
+            "game": "nine_mens_morris", "variant": variant,
+            "name": f"Nine Men's Morris, {rules} rules, depth {args.depth}",
             "agents": [{"spec": f"alphabeta(depth={args.depth}, heuristic={h})", "name": h} for h in HEURISTICS],
             "games_per_pairing": args.games, "opening_plies": args.opening_plies, "seed": 5,
             "workers": args.workers, "output": f"{args.out}/{rules}-d{args.depth}"})

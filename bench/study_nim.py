@@ -90,7 +90,7 @@ def opponents(full: int) -> dict[str, object]:
     return out
 
 
-def play_series(game, a_name: str, a_factory, b_name: str, b_factory, games: int, seed: int) -> dict:
+def play_series(game, a_factory, b_factory, games: int, seed: int) -> dict:
     """``games`` games with A first and ``games`` with A second: A's records, and how often A had a
     winning position to move in and still lost."""
     first, second = Record(), Record()
@@ -127,22 +127,21 @@ def main() -> None:
             start_wins = nim_mover_wins(np.array(piles), misere)
             for j, (name, (heur, depth)) in enumerate(opponents(sum(piles)).items()):
                 h = BLIND if heur == "blind" else heur
-                res = play_series(game, "perfect_nim", lambda r: make_agent("perfect_nim", rng=r), name,
+                res = play_series(game, lambda r: make_agent("perfect_nim", rng=r),
                                   lambda r, h=h, d=depth: AlphaBetaAgent(d, h, rng=r), args.games,
                                   seed=100 * STARTS.index(piles) + 10 * misere + j)
                 rows.append(_row(piles, misere, start_wins, "perfect_nim", name, res))
     learned = Path(args.learned)
     if learned.exists():
         game = make_game("nim")
-        res = play_series(game, "perfect_nim", lambda r: make_agent("perfect_nim", rng=r), "learned",
+        res = play_series(game, lambda r: make_agent("perfect_nim", rng=r),
                           lambda r: make_agent(f"ppo(path={learned})", rng=r), args.games, seed=1)
         rows.append(_row((1, 3, 5, 7), False, False, "perfect_nim", f"ppo(path={learned})", res))
         # the learned agent's own strength, for scale (its network knows only the standard piles)
         for name, factory in (("random", lambda r: make_agent("random", rng=r)),
                               ("alphabeta blind depth 2", lambda r: AlphaBetaAgent(2, BLIND, rng=r)),
                               ("alphabeta blind depth 4", lambda r: AlphaBetaAgent(4, BLIND, rng=r))):
-            res = play_series(game, "learned", lambda r: make_agent(f"ppo(path={learned})", rng=r), name, factory,
-                              args.games, seed=2)
+            res = play_series(game, lambda r: make_agent(f"ppo(path={learned})", rng=r), factory, args.games, seed=2)
             rows.append(_row((1, 3, 5, 7), False, False, "learned", name, res))
     else:
         rows.append({"piles": "1 3 5 7", "convention": "normal", "A": "perfect_nim",
