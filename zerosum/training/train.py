@@ -41,7 +41,13 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
                                 "exploration_fraction": 0.3, "exploration_final_eps": 0.05, "gamma": 0.99}
 
 
-ACTIVATIONS = {"tanh": lambda: __import__("torch").nn.Tanh, "relu": lambda: __import__("torch").nn.ReLU}
+ACTIVATIONS = ("tanh", "relu")
+
+
+def _activation(name: str) -> Any:
+    import torch
+
+    return {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[name]
 
 
 @dataclass
@@ -143,7 +149,7 @@ def make_source(cfg: TrainConfig) -> OpponentSource:
 
 
 def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
-    """``n_envs`` single-agent envs (seats alternate, env i starting in seat i % 2)."""
+    """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats env i starts in seat i % 2."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -166,7 +172,7 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
     policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
     kwargs = cfg.hyperparameters()
     kwargs.pop("n_envs")
-    policy_kwargs = {"net_arch": list(kwargs.pop("net_arch")), "activation_fn": ACTIVATIONS[kwargs.pop("activation")]()}
+    policy_kwargs = {"net_arch": list(kwargs.pop("net_arch")), "activation_fn": _activation(kwargs.pop("activation"))}
     return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
                tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
 
@@ -186,7 +192,9 @@ def train(cfg: TrainConfig) -> TrainResult:
     import torch
     from stable_baselines3.common.logger import configure
 
-    from zerosum.training.callbacks import EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback, TimeLimitCallback
+    from zerosum.training.callbacks import (
+        EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback, TimeLimitCallback,
+    )
     from zerosum.training.checkpoints import save_checkpoint
 
     torch.set_num_threads(cfg.threads)
