@@ -33,7 +33,7 @@ def play_vs(checkpoint: Any, opponent: str, game_name: str, games: int, seed: in
 
     game = make_game(game_name)
     agent = make_agent(f"ppo(path={checkpoint})")
-    return [r.as_dict() for r in evaluate(agent, make_agent(opponent), game, games, rng=seed)]
+    return [r.as_dict() for r in evaluate(agent, opponent, game, games, rng=seed)]
 
 
 def case_tictactoe(args: argparse.Namespace) -> None:

@@ -295,3 +295,14 @@ def test_noisy_agent():
     assert picks == set(int(a) for a in game.legal_actions(state))
     with pytest.raises(Exception, match="epsilon=2 is not allowed"):
         make_agent("noisy(epsilon=2)")
+
+
+def test_search_opponents_vary_between_episodes():
+    """A fresh opponent each episode: alpha-beta's random tie-breaks give different games."""
+    env = SingleAgentEnv("pentago", "alphabeta(depth=1)", seat=1)
+    env.reset(seed=0)
+    first_moves = set()
+    for _ in range(10):
+        first_moves.add(env.state.tobytes())
+        env.reset()
+    assert len(first_moves) > 1  # (a reused alpha-beta agent plays one first move: see the docstring)

@@ -52,7 +52,8 @@ class EvalCallback(BaseCallback):
         self._next = self.every
         self._start = time.perf_counter()
         self._eval_seconds = 0.0
-        self._opponents = [make_agent(s) for s in self.opponent_specs]
+        for spec in self.opponent_specs:  # a bad spec fails now, not after the first rollout
+            make_agent(spec).prepare(game)
 
     def _on_training_start(self) -> None:
         self._start = time.perf_counter()
@@ -77,13 +78,13 @@ class EvalCallback(BaseCallback):
         agent = policy_agent(self.model, self.algo, self.obs_format)
         rng = np.random.default_rng(self.seed)  # the same games at every evaluation
         rows = []
-        for opp in self._opponents:
-            for r in evaluate(agent, opp, self.game, self.games_per_seat, rng):
+        for spec in self.opponent_specs:
+            for r in evaluate(agent, spec, self.game, self.games_per_seat, rng):
                 row = {"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
                        **r.as_dict()}
                 rows.append(row)
                 for column, name in (("wins", "win"), ("draws", "draw"), ("losses", "loss")):
-                    self.logger.record(f"eval/{opp.name}/seat{r.seat}_{name}", row[column] / r.games)
+                    self.logger.record(f"eval/{spec}/seat{r.seat}_{name}", row[column] / r.games)
         self.model.policy.set_training_mode(False)
         if self.csv_path:
             with self.csv_path.open("a", newline="") as f:

@@ -52,22 +52,29 @@ def play_game(game: Game, agents: tuple[Agent, Agent]) -> tuple[float, float]:
     return game.returns(state)
 
 
-def evaluate(agent: Agent, opponent: Agent, game: Game, games_per_seat: int,
+def evaluate(agent: Agent, opponent: str | Agent, game: Game, games_per_seat: int,
              rng: np.random.Generator | int | None = 0) -> list[SeatResult]:
-    """``agent`` against ``opponent`` for ``games_per_seat`` games in each seat."""
+    """``agent`` against ``opponent`` for ``games_per_seat`` games in each seat.
+
+    An opponent given as a spec string is built afresh for every game (as tournaments do),
+    so a search agent's table cannot make its random tie-breaks replay one game.
+    """
+    from zerosum.agents import make_agent
+
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     agent.prepare(game)
-    opponent.prepare(game)
+    name = opponent if isinstance(opponent, str) else opponent.name
     out = []
     for seat in (0, 1):
         w = d = l = 0
         for _ in range(games_per_seat):
             agent.seed(int(rng.integers(2**63)))
-            opponent.seed(int(rng.integers(2**63)))
-            agents = (agent, opponent) if seat == 0 else (opponent, agent)
+            opp = make_agent(opponent, rng=int(rng.integers(2**63)))
+            opp.prepare(game)
+            agents = (agent, opp) if seat == 0 else (opp, agent)
             r = play_game(game, agents)[seat]
             w, d, l = w + (r > 0), d + (r == 0), l + (r < 0)
-        out.append(SeatResult(opponent.name, seat, games_per_seat, w, d, l))
+        out.append(SeatResult(name, seat, games_per_seat, w, d, l))
     return out
 
 
