@@ -41,7 +41,7 @@ def test_bad_specs(spec, message):
 
 
 def test_unknown_heuristic_fails_at_prepare():
-    with pytest.raises(ValueError, match="unknown heuristic 'nope' for tictactoe; available: \\['lines'\\]"):
+    with pytest.raises(ValueError, match="unknown heuristic 'nope' for tictactoe; available: \\['lines', 'zero'\\]"):
         make_agent("alphabeta(depth=2, heuristic=nope)").prepare(TTT)
     with pytest.raises(ValueError, match="plays Nim only"):
         make_agent("perfect_nim").prepare(TTT)

@@ -173,6 +173,17 @@ def test_seeded_tie_breaking_varies_the_choice():
     assert alphabeta(TTT, s, 2, seed=5).action == alphabeta(TTT, s, 2, seed=5).action
 
 
+def test_a_reused_engine_still_breaks_ties_by_its_seed():
+    # The TT keeps the previous search's best root move; a new seed must not follow it,
+    # or an agent reused across games replays the first game (the zero heuristic ties all).
+    engine = AlphaBeta(TTT, "zero")
+    s = TTT.initial_state()
+    choices = {engine.search(s, 3, seed=k).action for k in range(30)}
+    assert len(choices) > 3
+    fresh = {alphabeta(TTT, s, 3, heuristic="zero", seed=k).action for k in range(30)}
+    assert choices == fresh
+
+
 def test_result_records():
     r = alphabeta(TTT, TTT.initial_state(), 9)
     assert r.pv[0] == r.action and len(r.pv) == 9

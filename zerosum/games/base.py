@@ -146,6 +146,16 @@ class Heuristic:
         return HEURISTIC in getattr(self.fn, "nopython_signatures", ())
 
 
+@kernel(HEURISTIC)
+def zero(params, state, player):  # pragma: no cover - compiled
+    """Every unfinished position is worth 0: search then sees only wins, losses and draws."""
+    return 0.0
+
+
+ZERO = Heuristic("zero", zero, "no knowledge: every unfinished position is worth 0")
+"""The game-independent heuristic every game offers under the name ``zero``."""
+
+
 @dataclass(frozen=True)
 class Kernels:
     """The compiled rules of one game (see the module docstring for the signatures)."""
@@ -282,14 +292,19 @@ class Game:
         return int(self.kernels.key(self.params, state))
 
     def heuristic(self, name: str | None = None) -> Heuristic:
-        """A built-in heuristic by name (the game's default when name is None)."""
+        """A built-in heuristic by name (the game's default when name is None).
+
+        ``zero`` (no knowledge: search sees only wins, losses and draws) serves every game.
+        """
         key = name or self.default_heuristic
-        try:
-            return self.heuristics[key]
-        except KeyError:
-            raise ValueError(
-                f"unknown heuristic {key!r} for {self.name}; available: {sorted(self.heuristics)}"
-            ) from None
+        found = self.heuristics.get(key)
+        if found is not None:
+            return found
+        if key == ZERO.name:
+            return ZERO
+        raise ValueError(
+            f"unknown heuristic {key!r} for {self.name}; available: {sorted({*self.heuristics, ZERO.name})}"
+        )
 
     # ---- text -----------------------------------------------------------------------
     def render(self, state: State) -> str:

@@ -139,9 +139,12 @@ def negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_mo
     n = legal(params, s, mv)
     ordered = flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY) or ply == 0
     if ply == 0 and cfg[C_SEEDED]:
-        # Random tie-breaking: the root follows the TT move, then a seeded random order.
+        # Random tie-breaking: the root follows this search's own best move of the previous
+        # iteration, then a seeded random order. A TT move left by an earlier search is not
+        # followed: it would make a reused engine replay the same game whatever its seed.
+        fresh = flags & F_TT and hash_move >= 0 and (tt_meta[slot] >> 16) == cfg[C_GEN]
         for i in range(n):
-            sc[i] = noise[mv[i]] + (_TT_FIRST if mv[i] == hash_move else 0.0)
+            sc[i] = noise[mv[i]] + (_TT_FIRST if fresh and mv[i] == hash_move else 0.0)
     elif ordered:
         if flags & F_HINT:
             order(params, s, mv, n, sc)
