@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import copy
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,17 @@ class Agent(abc.ABC):
     def seed(self, rng: np.random.Generator | int | None) -> None:
         """Replace the random generator (tournaments give each game its own)."""
         self.rng = as_generator(rng)
+
+    def spawn(self, rng: np.random.Generator | int | None) -> "Agent":
+        """A fresh copy for one game: nothing kept from earlier games, its own generator.
+
+        The default deep-copies the agent; agents with large read-only parts (a network)
+        or per-game caches (a transposition table) override it to copy what matters.
+        """
+        clone = copy.deepcopy(self)
+        clone.reset()
+        clone.seed(rng)
+        return clone
 
     @abc.abstractmethod
     def act(self, game: Game, state: State) -> Action:

@@ -28,6 +28,7 @@ acts, so ``import zerosum.agents`` stays light; without them the error names
 
 from __future__ import annotations
 
+import copy
 import json
 import zipfile
 from pathlib import Path
@@ -217,6 +218,13 @@ class PolicyAgent(Agent):
         self.deterministic, self.masked = bool(deterministic), bool(masked)
         if name:
             self.name = name
+
+    def spawn(self, rng) -> "PolicyAgent":
+        """A copy sharing the (read-only) network, with its own generator."""
+        clone = copy.copy(self)
+        clone.reset()
+        clone.seed(rng)
+        return clone
 
     def scores(self, game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
         """The policy's logits (or Q-values) for the player to move, and the legal mask."""

@@ -29,6 +29,14 @@ class _PerGame(Agent):
         """Build the searcher now, so a bad heuristic or option fails before any game."""
         self._searcher(game)
 
+    def spawn(self, rng) -> Agent:
+        """A copy with empty searchers: no transposition table is copied or shared."""
+        searchers, self._searchers = self._searchers, {}
+        try:
+            return super().spawn(rng)
+        finally:
+            self._searchers = searchers
+
     def _make(self, game: Game):  # pragma: no cover - abstract
         raise NotImplementedError
 

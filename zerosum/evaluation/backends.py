@@ -13,7 +13,6 @@ once, and numba loads the compiled kernels from its on-disk cache.
 
 from __future__ import annotations
 
-import copy
 import multiprocessing as mp
 import os
 import signal
@@ -53,7 +52,7 @@ _PROTOTYPES: dict[str, Any] = {}
 def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
     """A new agent for one game, as ``make_agent(spec, rng)`` builds it.
 
-    It is a deep copy of an unused agent built once per process (loading a checkpoint
+    It is a copy (``Agent.spawn``) of an unused agent built once per process (loading a checkpoint
     once, not per game); nothing a previous game left in an agent (a transposition table,
     say) reaches the next one, so a game does not depend on which worker plays it.
     """
@@ -63,11 +62,9 @@ def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
     if proto is None:
         proto = _PROTOTYPES[spec] = make_agent(spec, rng=0)
     try:
-        agent = copy.deepcopy(proto)
+        return proto.spawn(rng)
     except Exception:  # noqa: BLE001 - an agent that cannot be copied is built again
         return make_agent(spec, rng=rng)
-    agent.seed(rng)
-    return agent
 
 
 def play_task(payload: Payload, task: GameTask) -> tuple[GameTask, MatchResult]:
