@@ -27,13 +27,12 @@ from _report import emit
 
 def play_vs(checkpoint: Any, opponent: str, game_name: str, games: int, seed: int) -> list[dict[str, Any]]:
     """The checkpoint (deterministic, masked) against ``opponent`` in both seats."""
-    from zerosum.agents import make_agent
-    from zerosum.games import make_game
-    from zerosum.training.evaluate import evaluate
+    import zerosum
 
-    game = make_game(game_name)
-    agent = make_agent(f"ppo(path={checkpoint})")
-    return [r.as_dict() for r in evaluate(agent, opponent, game, games, rng=seed)]
+    report = zerosum.evaluate(f"ppo(path={checkpoint})", game_name, [opponent], games=2 * games, seed=seed)
+    r = report.results[0]
+    return [{"opponent": opponent, "seat": seat, "games": rec.games, "wins": rec.wins, "draws": rec.draws,
+             "losses": rec.losses, "score": rec.score} for seat, rec in enumerate((r.first, r.second))]
 
 
 def case_tictactoe(args: argparse.Namespace) -> None:

@@ -1,3 +1,15 @@
 """zerosum: two-player zero-sum perfect-information board games for RL and game-AI research."""
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``zerosum.evaluate`` loads on first use, so ``import zerosum`` stays light."""
+    if name == "evaluate":
+        from zerosum.evaluation.evaluate import evaluate
+
+        return evaluate
+    raise AttributeError(f"module 'zerosum' has no attribute {name!r}")
+
+
+__all__ = ["__version__", "evaluate"]

@@ -1,11 +1,15 @@
-"""Evaluation: matches, tournaments, a durable SQLite store, statistics, ratings, reports, backends.
+"""Evaluation: one policy in one call, matches, tournaments, a durable store, statistics, ratings, reports.
+
+    import zerosum
+    report = zerosum.evaluate(policy, "pentago_v0", opponents=["random", "alphabeta(depth=2)"], games=100)
+    print(report)                        # W/D/L with 95% intervals per opponent, by seat, search cost
 
     from zerosum.evaluation import build_config, run_tournament
     cfg = build_config({"game": "tictactoe", "agents": ["random", "alphabeta(depth=2)"], "games_per_pairing": 10})
     out = run_tournament(cfg)            # results/<game>-<hash>/: tournament.sqlite, report.md, plots/, CSV
     print(out.summary.standings()[0])
 
-Modules: ``match`` (one recorded game), ``tournament`` (schedule, validation, the run),
+Modules: ``evaluate`` (one policy against opponents), ``match`` (one recorded game), ``tournament`` (schedule, validation, the run),
 ``store`` (SQLite, ``Store(path).game_record(id)``), ``stats`` and ``ratings`` (Wilson
 intervals, Bradley-Terry/Elo with bootstrap, openskill, search cost), ``report`` and
 ``plots`` (terminal tables, Markdown, PNG), ``backends`` (inline, processes, Ray),
@@ -26,6 +30,7 @@ _EXPORTS = {
     "summarize_store": "report", "print_summary": "report",
     "wilson_interval": "stats", "bradley_terry": "ratings", "bootstrap_ratings": "ratings",
     "openskill_ratings": "ratings",
+    "evaluate": "evaluate", "EvaluationReport": "evaluate", "EvaluationError": "evaluate",
 }
 
 __all__ = sorted(_EXPORTS)

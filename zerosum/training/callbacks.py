@@ -17,9 +17,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from zerosum.agents import make_agent
 from zerosum.agents.learned import PolicyAgent
+from zerosum.evaluation.evaluate import EvaluationReport, evaluate
 from zerosum.games.base import Game
 from zerosum.training.checkpoints import save_checkpoint
-from zerosum.training.evaluate import evaluate
 from zerosum.training.opponents import Curriculum, OpponentSource, SelfPlayPool
 
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score"]
@@ -34,11 +34,13 @@ def policy_agent(model: Any, algo: str, obs_format: str, *, deterministic: bool 
 
 
 class EvalCallback(BaseCallback):
-    """Every ``every`` steps (and at the end), play the policy against named opponents in both seats.
+    """Every ``every`` steps (and at the end), evaluate the policy with :func:`zerosum.evaluate`.
+
+    Each opponent plays ``2 * games_per_seat`` games, the policy in each seat in turn.
 
     Rows go to ``csv_path`` (one per opponent and seat: wins, draws, losses, score) and to
     the SB3 logger as ``eval/<opponent>/seat<k>_{win,draw,loss}`` (TensorBoard when the
-    logger has it). ``history`` keeps every row.
+    logger has it). ``history`` keeps every row, ``last_report`` the last EvaluationReport.
     """
 
     def __init__(self, game: Game, opponents: list[str], *, every: int, games_per_seat: int, algo: str,
@@ -49,6 +51,7 @@ class EvalCallback(BaseCallback):
         self.csv_path = Path(csv_path) if csv_path else None
         self.seed = seed
         self.history: list[dict[str, Any]] = []
+        self.last_report: EvaluationReport | None = None
         self._next = self.every
         self._start = time.perf_counter()
         self._eval_seconds = 0.0
@@ -73,18 +76,23 @@ class EvalCallback(BaseCallback):
             self.run()
 
     def run(self) -> list[dict[str, Any]]:
-        """Evaluate now; returns this evaluation's rows."""
+        """Evaluate now with :func:`zerosum.evaluate`; returns this evaluation's rows."""
         t0 = time.perf_counter()
         agent = policy_agent(self.model, self.algo, self.obs_format)
-        rng = np.random.default_rng(self.seed)  # the same games at every evaluation
+        # the same seed every time: each evaluation plays the same games, only the policy changes
+        report = evaluate(agent, self.game, self.opponent_specs, games=2 * self.games_per_seat, seed=self.seed)
+        self.last_report = report
         rows = []
-        for spec in self.opponent_specs:
-            for r in evaluate(agent, spec, self.game, self.games_per_seat, rng):
+        for r in report.results:
+            for seat, rec in enumerate((r.first, r.second)):
                 row = {"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
-                       **r.as_dict()}
+                       "opponent": r.opponent, "seat": seat, "games": rec.games, "wins": rec.wins,
+                       "draws": rec.draws, "losses": rec.losses, "score": rec.score}
                 rows.append(row)
                 for column, name in (("wins", "win"), ("draws", "draw"), ("losses", "loss")):
-                    self.logger.record(f"eval/{spec}/seat{r.seat}_{name}", row[column] / r.games)
+                    self.logger.record(f"eval/{r.opponent}/seat{seat}_{name}", row[column] / max(rec.games, 1))
+            if r.faults:
+                self.logger.record(f"eval/{r.opponent}/faults", len(r.faults))
         self.model.policy.set_training_mode(False)
         if self.csv_path:
             with self.csv_path.open("a", newline="") as f:
