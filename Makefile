@@ -15,12 +15,18 @@ $(VENV)/.core: pyproject.toml | $(PY)
 	$(PIP) install -e .
 	touch $@
 
+# The main job's tournament includes a learned agent: torch (the pinned CPU build),
+# stable-baselines3 and sb3-contrib come with it.
+$(VENV)/.train: pyproject.toml | $(PY)
+	$(PIP) install -e ".[train]"
+	touch $@ $(VENV)/.core
+
 # The tests cover every part, training and the Ray backend included: install them all.
 $(VENV)/.dev: pyproject.toml | $(PY)
 	$(PIP) install -e ".[all]"
-	touch $@ $(VENV)/.core
+	touch $@ $(VENV)/.core $(VENV)/.train
 
-run: $(VENV)/.core
+run: $(VENV)/.train
 	$(PY) -m zerosum tournament --config configs/default.toml
 
 test: $(VENV)/.dev
