@@ -135,12 +135,17 @@ class ProcessBackend:
             return
         n = max(1, min(self.workers, len(tasks)))
         pool = _context().Pool(n, initializer=_init_worker, initargs=(dict(payload),))
-        try:
-            yield from pool.imap_unordered(_play_in_worker, tasks, chunksize=1)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
+        yield from drain(pool, _play_in_worker, tasks)
+
+
+def drain(pool: Any, fn: Any, tasks: list[Any]) -> Iterator[Any]:
+    """Yield ``fn(task)`` from the pool's workers as each finishes; the pool is always shut down."""
+    try:
+        yield from pool.imap_unordered(fn, tasks, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 # ---- Ray ------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.agents.base import Agent
-from zerosum.evaluation.backends import agent_rng, fresh_agent
+from zerosum.evaluation.backends import agent_rng, drain, fresh_agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match, random_opening
 from zerosum.evaluation.stats import Cost, Record, search_cost
 from zerosum.games.base import Action, Game, State, ZerosumError
@@ -325,12 +325,7 @@ def run_tasks(plan: _Plan, tasks: Sequence[Task], workers: int) -> Iterator[tupl
         for task in tasks:
             yield play_task(plan, task)
         return
-    try:
-        yield from pool.imap_unordered(_play_in_worker, tasks, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from drain(pool, _play_in_worker, list(tasks))
 
 
 def plan_tasks(game: Game, opponents: int, games: int, seed: int, opening_plies: int) -> list[Task]:
