@@ -118,7 +118,7 @@ def main() -> None:
         if "OpenSpiel" in r["case"] or "easyAI" in r["case"]:
             r["peer_vs_ours"] = r["time_ms"] / ours
     marks = [headline(f"tictactoe full solve, ms (vs {peer})", ours, ms, "<= 1 ms", lower_is_better=True) for peer, ms in peers.items()]
-    marks.append(headline("cold start to first search, ms", rows[-1]["time_ms"], None, "< 1000 ms", lower_is_better=True))
+    marks.append(headline("cold start to first search, ms", rows[-1]["time_ms"], None, "printed (no target)", lower_is_better=True))
     emit("search", rows, ["case", "time_ms", "nodes", "nodes_per_s", "value", "peer_vs_ours"],
          {"ttt_solve_ms": ours, "target_ms": 1.0, "peers_ms": peers, "headline": marks})
 
