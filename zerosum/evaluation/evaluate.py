@@ -325,7 +325,11 @@ def run_tasks(plan: _Plan, tasks: Sequence[Task], workers: int) -> Iterator[tupl
         for task in tasks:
             yield play_task(plan, task)
         return
-    yield from drain(pool, _play_in_worker, list(tasks))
+    global _WORKER_PLAN
+    try:
+        yield from drain(pool, _play_in_worker, list(tasks))
+    finally:
+        _WORKER_PLAN = None  # the forked workers have their copy; this process keeps no reference
 
 
 def plan_tasks(game: Game, opponents: int, games: int, seed: int, opening_plies: int) -> list[Task]:
