@@ -30,7 +30,10 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 Action = int
 Player = int
@@ -59,6 +62,39 @@ def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
     wrapper, so the flag does not matter there.
     """
     return njit(signature, cache=True)
+
+
+# ---- bit helpers for the kernels (each one machine instruction) ---------------------
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64 (one popcnt instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[0], signature.args[0], types.int64)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64)]), "llvm.ctpop.i64")
+        return builder.call(fn, [v])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a nonzero int64 (one tzcnt instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[0], signature.args[0], types.int64)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)]), "llvm.cttz.i64")
+        return builder.call(fn, [v, ir.Constant(ir.IntType(1), 1)])
+
+    return sig, codegen
 
 
 # Status codes returned by the ``status`` kernel (plain ints inside compiled code).

@@ -56,15 +56,12 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from zerosum.games.base import (
     APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, PLAYER, STATUS, Game,
     GameOverError, Heuristic, IllegalActionError, Kernels, Outcome, State, _check_action_type,
-    check_variant, kernel,
+    check_variant, kernel, lowest_bit, popcount,
 )
 
 Bitboard = int
@@ -174,39 +171,6 @@ INNER_RING = sum(_bit(r, c) for r in range(1, 5) for c in range(1, 5)) & ~QUADRA
 CELL_WEIGHT = np.array([2.0 * ((QUADRANT_CENTRES >> c) & 1) + ((INNER_RING >> c) & 1) for c in range(CELLS)])
 # Base-3 value of each 6-cell row pattern (an exact key: 3**36 < 2**63).
 TERNARY6 = np.array([sum(3 ** i for i in range(6) if (x >> i) & 1) for x in range(64)], dtype=np.int64)
-
-
-# ---- bit helpers ------------------------------------------------------------------------
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of an int64 (one popcnt instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        v = context.cast(builder, args[0], signature.args[0], types.int64)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64)]), "llvm.ctpop.i64")
-        return builder.call(fn, [v])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of a nonzero int64 (one tzcnt instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        v = context.cast(builder, args[0], signature.args[0], types.int64)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)]), "llvm.cttz.i64")
-        return builder.call(fn, [v, ir.Constant(ir.IntType(1), 1)])
-
-    return sig, codegen
 
 
 @njit(types.boolean(types.int64), cache=True, inline="always")
