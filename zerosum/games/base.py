@@ -154,11 +154,14 @@ def entry_point(dispatcher: Any) -> Any:
 
 
 _INT64 = np.dtype(np.int64)
+_NP_INT64 = np.int64
+_ONE_D = (8,)  # the strides of a contiguous 1-D int64 array
+_empty = np.empty
 
 
 def _is_plain(state: Any) -> bool:
     """True for a contiguous 1-D int64 array (what the entry points may be given)."""
-    return isinstance(state, np.ndarray) and state.dtype is _INT64 and state.ndim == 1 and state.strides == (8,)
+    return isinstance(state, np.ndarray) and state.dtype is _INT64 and state.ndim == 1 and state.strides == _ONE_D
 
 
 @kernel(ORDER)
@@ -247,33 +250,49 @@ class Game:
         self.initial = np.ascontiguousarray(self.initial, dtype=np.int64)
         self.initial.flags.writeable = False
         self._obs_size = int(np.prod(self.observation_shape))
+        self._size = int(self.initial.shape[0])
         k = self.kernels
         self._legal, self._apply, self._status = entry_point(k.legal), entry_point(k.apply), entry_point(k.status)
         self._player = entry_point(k.player)
+        self._contains = entry_point(_contains)
         self._names_take_state = "state" in inspect.signature(self.action_to_string).parameters
 
     def _plain(self, state: Any) -> np.ndarray:
-        """The state as a contiguous int64 vector (a copy only when it is not one already)."""
-        if _is_plain(state):
+        """The state as a contiguous int64 vector of this game's length (a copy only when it
+        is not one already); ValueError for anything that cannot be one."""
+        if _is_plain(state) and state.shape[0] == self._size:
             return state
         arr = np.ascontiguousarray(state, dtype=np.int64)
-        if arr.ndim != 1 or arr.shape != self.initial.shape:
-            raise ValueError(f"a {self.name} state is an int64 vector of length {self.initial.shape[0]}; got shape {arr.shape}")
+        if arr.ndim != 1 or arr.shape[0] != self._size:
+            raise ValueError(f"a {self.name} state is an int64 vector of length {self._size}; got shape {arr.shape}")
         return arr
 
     # ---- the protocol ---------------------------------------------------------------
+    # The hot calls test inline what _plain tests (a call would cost ~50 ns more), so that
+    # a state from apply goes straight to the kernels' machine code; anything else goes
+    # through _plain, which converts it or raises.
     def initial_state(self) -> State:
         """The starting position."""
         return self.initial.copy()
 
     def current_player(self, state: State) -> Player:
         """The player to move (0 or 1)."""
-        return int(self._player(self.params, self._plain(state)))
+        try:
+            plain = state.dtype is _INT64 and state.strides == _ONE_D and len(state) == self._size
+        except AttributeError:
+            plain = False
+        return int(self._player(self.params, state if plain else self._plain(state)))
 
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
-        out = np.empty(self.max_moves, dtype=np.int64)
-        return out[: self._legal(self.params, self._plain(state), out)]
+        try:
+            plain = state.dtype is _INT64 and state.strides == _ONE_D and len(state) == self._size
+        except AttributeError:
+            plain = False
+        if not plain:
+            state = self._plain(state)
+        out = _empty(self.max_moves, _INT64)
+        return out[: self._legal(self.params, state, out)]
 
     def legal_mask(self, state: State) -> np.ndarray:
         """An int8 vector of length num_actions with 1 at every legal action."""
@@ -283,26 +302,38 @@ class Game:
 
     def apply(self, state: State, action: Action) -> State:
         """The position after ``action``; raises IllegalActionError for an illegal one."""
-        a = _check_action_type(action, self.num_actions)
-        state = self._plain(state)
-        out = np.empty(self.max_moves, dtype=np.int64)
+        cls = action.__class__
+        a = action if (cls is int or cls is _NP_INT64) and 0 <= action < self.num_actions \
+            else _check_action_type(action, self.num_actions)
+        try:
+            plain = state.dtype is _INT64 and state.strides == _ONE_D and len(state) == self._size
+        except AttributeError:
+            plain = False
+        if not plain:
+            state = self._plain(state)
+        out = _empty(self.max_moves, _INT64)
         n = self._legal(self.params, state, out)
-        if not _contains(out, n, a):
+        if not self._contains(out, n, a):
             if self._status(self.params, state) != ONGOING:
                 raise GameOverError(f"the game is over ({self.outcome(state).name}); no action is legal")
             raise IllegalActionError(
                 f"action {a} ({self.action_name(a, state)}) is not legal here; legal: "
                 f"{self._describe_actions(out[:n], state)}"
             )
-        child = np.empty_like(state)
+        child = _empty(self._size, _INT64)
         self._apply(self.params, state, a, child)
         return child
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """``apply`` without validation, for callers that took the action from legal_actions."""
-        state = self._plain(state)
-        child = np.empty_like(state)
-        self._apply(self.params, state, int(action), child)
+        try:
+            plain = state.dtype is _INT64 and state.strides == _ONE_D and len(state) == self._size
+        except AttributeError:
+            plain = False
+        if not plain:
+            state = self._plain(state)
+        child = _empty(self._size, _INT64)
+        self._apply(self.params, state, action, child)
         return child
 
     def outcome(self, state: State) -> Outcome:
@@ -311,7 +342,11 @@ class Game:
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over."""
-        return self._status(self.params, self._plain(state)) != ONGOING
+        try:
+            plain = state.dtype is _INT64 and state.strides == _ONE_D and len(state) == self._size
+        except AttributeError:
+            plain = False
+        return self._status(self.params, state if plain else self._plain(state)) != ONGOING
 
     def returns(self, state: State) -> tuple[float, float]:
         """+1/-1/0 for players 0 and 1 (0, 0 while the game goes on or for a draw)."""
