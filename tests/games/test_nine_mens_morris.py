@@ -11,7 +11,7 @@ from tests.games.morris_cases import CASES
 from tests.playouts import check_random_playouts, perft
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
 from zerosum.games.nine_mens_morris import (
-    ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_TURNS, NineMensMorris, PositionError,
+    ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_COUNT, S_TURNS, NineMensMorris, PositionError,
 )
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -176,6 +176,36 @@ def test_one_thousand_random_games_end_by_the_cap():
         assert k.legal(p, s, out) == 0
         r = game.returns(s)
         assert r[0] + r[1] == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[str(v) for v in VARIANTS])
+def test_checked_apply_accepts_exactly_the_legal_actions(variant):
+    """apply's one-call legality test agrees with legal_actions on every action, and the
+    stored number of legal actions with the list (random positions of 40 games)."""
+    game = NineMensMorris(**variant)
+    k, p = game.kernels, game.params
+    out = np.empty(game.max_moves, np.int64)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        s = game.initial_state()
+        while True:
+            legal = game.legal_actions(s)
+            assert list(legal) == list(out[:k.legal(p, s, out)])
+            assert s[S_COUNT] == len(legal)
+            accepted = []
+            for a in range(-2, game.num_actions + 2):
+                try:
+                    child = game.apply(s, a)
+                except (IllegalActionError, GameOverError):
+                    continue
+                expected = np.empty_like(s)
+                k.apply(p, s, a, expected)
+                assert np.array_equal(child, expected)
+                accepted.append(a)
+            assert accepted == list(legal)
+            if game.is_terminal(s):
+                break
+            s = game.apply_unchecked(s, legal[rng.integers(len(legal))])
 
 
 # ---- state, key, observation ------------------------------------------------------------------

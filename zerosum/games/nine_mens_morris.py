@@ -64,13 +64,15 @@ move (or fly) the man on ``from`` to ``to``. Readable names: ``d7`` (place), ``x
   the counter alone, and no variant adds a repetition rule. The counter is part of the
   state, of the key and (as a fraction of the cap) of the observation.
 
-**State** (``int64[12]``): ``[men_0, men_1, to_move, removal_due, hand_0, hand_1, turns,
-left_0, went_to_0, left_1, went_to_1, status]``; ``men_p`` are bitboards (bit i = point
-i), ``hand_p`` the men still to place, ``left_p``/``went_to_p`` the no-return record (-1
-when none), ``status`` the outcome code, computed once by ``apply`` so that ``status`` and
-``is_terminal`` cost nothing (it is a function of the other slots). The key is an exact
-packing of the board, mover, removal flag and hands, mixed (splitmix64) with the turn
-counter and the no-return record.
+**State** (``int64[13]``): ``[men_0, men_1, to_move, removal_due, hand_0, hand_1, turns,
+left_0, went_to_0, left_1, went_to_1, status, num_legal]``; ``men_p`` are bitboards (bit
+i = point i), ``hand_p`` the men still to place, ``left_p``/``went_to_p`` the no-return
+record (-1 when none). The last two slots are functions of the others, computed once by
+``apply`` (and ``position``): ``status`` the outcome code, so that ``status`` and
+``is_terminal`` cost nothing, and ``num_legal`` the number of legal actions (0 once the
+game is over), so that ``legal_actions`` allocates its result at the right size. The key
+is an exact packing of the board, mover, removal flag and hands, mixed (splitmix64) with
+the turn counter and the no-return record.
 
 **Observation** ``(7, 7, 17)`` int8 on the 7x7 grid of the diagram (point ``a7`` is cell
 (0, 0), ``g1`` cell (6, 6); the 25 cells that are not points stay 0 in the point planes),
@@ -99,17 +101,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from zerosum.games.base import (
     APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER,
-    STATUS, Action, Game, Heuristic, IllegalActionError, Kernels, State, ZerosumError, check_variant,
-    kernel,
+    STATUS, Action, Game, Heuristic, IllegalActionError, Kernels, Player, State, ZerosumError, check_variant,
+    entry_point, kernel, lowest_bit, popcount,
 )
+
 
 def helper(fn: Any) -> Any:
     """Compile a helper that kernels inline (no call, no reference counting of the arrays)."""
-    return njit(inline="always", cache=True, nogil=True)(fn)
+    return njit(inline="always", cache=True)(fn)
 
 
 # ---- geometry, computed once at import ------------------------------------------------
@@ -149,8 +152,8 @@ FULL = (1 << NUM_POINTS) - 1
 
 # ---- params and state layout -----------------------------------------------------------
 P_PROTECT, P_FLYING, P_NO_RETURN, P_MAX_TURNS = 0, 1, 2, 3
-S_MEN, S_TO_MOVE, S_REMOVAL, S_HAND, S_TURNS, S_LEFT, S_WENT, S_STATUS = 0, 2, 3, 4, 6, 7, 8, 11
-STATE_SIZE = 12
+S_MEN, S_TO_MOVE, S_REMOVAL, S_HAND, S_TURNS, S_LEFT, S_WENT, S_STATUS, S_COUNT = 0, 2, 3, 4, 6, 7, 8, 11, 12
+STATE_SIZE = 13
 PLACING, MOVING, FLYING = 0, 1, 2
 NUM_PLANES = 17
 
@@ -158,15 +161,6 @@ NUM_PLANES = 17
 _MIX1 = 0xBF58476D1CE4E5B9 - (1 << 64)
 _MIX2 = 0x94D049BB133111EB - (1 << 64)
 _GOLDEN = 0x9E3779B97F4A7C15 - (1 << 64)
-
-
-@helper
-def popcount(x):  # pragma: no cover - compiled
-    """Number of set bits of a non-negative bitboard below 2**32."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @helper
@@ -215,32 +209,34 @@ def removable(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def has_move(params, s):  # pragma: no cover - compiled
-    """1 when the player to move has a legal action (cheaper than generating them)."""
+def destinations(p, ph, empty, went, left):  # pragma: no cover - compiled
+    """Bitboard of the points the mover's man on p may move (or fly) to in phase ph;
+    ``went`` and ``left`` are the mover's no-return record (read once by the caller)."""
+    t = empty if ph == FLYING else ADJ[p] & empty
+    if p == went:
+        t &= ~(1 << left)
+    return t
+
+
+@helper
+def count_actions(params, s):  # pragma: no cover - compiled
+    """The number of legal actions of the player to move, ignoring whether the game is over."""
     me = s[S_TO_MOVE]
-    if s[S_REMOVAL] != 0:
-        return 1 if s[S_MEN + 1 - me] != 0 else 0
-    ph = phase(params, s, me)
-    own = s[S_MEN + me]
+    own = s[S_MEN + me] & FULL
     empty = FULL & ~(own | s[S_MEN + 1 - me])
+    if s[S_REMOVAL] != 0:
+        return popcount(removable(params, s))
+    ph = phase(params, s, me)
     if ph == PLACING:
-        return 1 if empty != 0 else 0
+        return popcount(empty)
     went = s[S_WENT + 2 * me]
-    if ph == FLYING:
-        # Only one move can be forbidden by no_return; any second option is a move.
-        n_from = popcount(own)
-        n_to = popcount(empty)
-        if went < 0:
-            return 1 if n_from > 0 and n_to > 0 else 0
-        return 1 if n_from * n_to > 1 else 0
-    for p in range(NUM_POINTS):
-        if (own >> p) & 1:
-            t = ADJ[p] & empty
-            if p == went:
-                t &= ~(1 << s[S_LEFT + 2 * me])
-            if t != 0:
-                return 1
-    return 0
+    left = s[S_LEFT + 2 * me]
+    n = 0
+    while own != 0:
+        p = lowest_bit(own)
+        own &= own - 1
+        n += popcount(destinations(p, ph, empty, went, left))
+    return n
 
 
 @helper
@@ -260,58 +256,85 @@ def _status(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def compute_status(params, s):  # pragma: no cover - compiled
-    """The status from the position (apply stores it in the state's last slot)."""
+def settle(params, s):  # pragma: no cover - compiled
+    """Fill the derived slots of a position: the status and the number of legal actions."""
     # OpenSpiel's order: no legal move loses, then 2 men loses, then the turn cap draws.
-    if has_move(params, s) == 0:
-        return P1_WINS if s[S_TO_MOVE] == 0 else P0_WINS
-    if men(params, s, 0) <= 2:
-        return P1_WINS
-    if men(params, s, 1) <= 2:
-        return P0_WINS
-    if s[S_TURNS] >= params[P_MAX_TURNS]:
-        return DRAW
-    return ONGOING
+    n = count_actions(params, s)
+    if n == 0:
+        status = P1_WINS if s[S_TO_MOVE] == 0 else P0_WINS
+    elif men(params, s, 0) <= 2:
+        status = P1_WINS
+    elif men(params, s, 1) <= 2:
+        status = P0_WINS
+    elif s[S_TURNS] >= params[P_MAX_TURNS]:
+        status = DRAW
+    else:
+        status = ONGOING
+    s[S_STATUS] = status
+    s[S_COUNT] = n if status == ONGOING else 0
 
 
-@kernel(LEGAL)
-def _legal(params, s, out):  # pragma: no cover - compiled
-    if s[S_STATUS] != ONGOING:
-        return 0
-    me = s[S_TO_MOVE]
-    own = s[S_MEN + me]
-    empty = FULL & ~(own | s[S_MEN + 1 - me])
-    n = 0
-    if s[S_REMOVAL] != 0:
-        targets = removable(params, s)
-        for p in range(NUM_POINTS):
-            if (targets >> p) & 1:
-                out[n] = p
-                n += 1
-        return n
-    ph = phase(params, s, me)
-    if ph == PLACING:
-        for p in range(NUM_POINTS):
-            if (empty >> p) & 1:
-                out[n] = p
-                n += 1
-        return n
-    went = s[S_WENT + 2 * me]
-    for p in range(NUM_POINTS):
-        if (own >> p) & 1:
-            t = empty if ph == FLYING else ADJ[p] & empty
-            if p == went:
-                t &= ~(1 << s[S_LEFT + 2 * me])
-            base = MOVE_BASE + p * NUM_POINTS
-            for q in range(NUM_POINTS):
-                if (t >> q) & 1:
-                    out[n] = base + q
-                    n += 1
+@helper
+def write_points(bits, base, out, n):  # pragma: no cover - compiled
+    """Append base + i for every set bit i of ``bits``, ascending, never past the end of
+    ``out``; the new count (which counts the actions that did not fit, too)."""
+    cap = out.shape[0]
+    while bits != 0:
+        if n < cap:
+            out[n] = base + lowest_bit(bits)
+        bits &= bits - 1
+        n += 1
     return n
 
 
-@kernel(APPLY)
-def _apply(params, s, a, child):  # pragma: no cover - compiled
+@helper
+def legal_into(params, s, out):  # pragma: no cover - compiled
+    """The legal kernel's body: writes the legal actions, ascending; their number."""
+    if s[S_STATUS] != ONGOING:
+        return 0
+    me = s[S_TO_MOVE]
+    own = s[S_MEN + me] & FULL
+    empty = FULL & ~(own | s[S_MEN + 1 - me])
+    if s[S_REMOVAL] != 0:
+        return write_points(removable(params, s), 0, out, 0)
+    ph = phase(params, s, me)
+    if ph == PLACING:
+        return write_points(empty, 0, out, 0)
+    went = s[S_WENT + 2 * me]
+    left = s[S_LEFT + 2 * me]
+    n = 0
+    while own != 0:
+        p = lowest_bit(own)
+        own &= own - 1
+        n = write_points(destinations(p, ph, empty, went, left), MOVE_BASE + p * NUM_POINTS, out, n)
+    return n
+
+
+@helper
+def is_legal(params, s, a):  # pragma: no cover - compiled
+    """True when action a is one that legal_into lists (read from the same bitboards)."""
+    if s[S_STATUS] != ONGOING or a < 0 or a >= NUM_ACTIONS:
+        return False
+    me = s[S_TO_MOVE]
+    own = s[S_MEN + me] & FULL
+    empty = FULL & ~(own | s[S_MEN + 1 - me])
+    if s[S_REMOVAL] != 0:
+        return a < MOVE_BASE and (removable(params, s) >> a) & 1 != 0
+    ph = phase(params, s, me)
+    if ph == PLACING:
+        return a < MOVE_BASE and (empty >> a) & 1 != 0
+    if a < MOVE_BASE:
+        return False
+    p = (a - MOVE_BASE) // NUM_POINTS
+    q = (a - MOVE_BASE) % NUM_POINTS
+    went = s[S_WENT + 2 * me]
+    left = s[S_LEFT + 2 * me]
+    return (own >> p) & 1 != 0 and (destinations(p, ph, empty, went, left) >> q) & 1 != 0
+
+
+@helper
+def apply_into(params, s, a, child):  # pragma: no cover - compiled
+    """The apply kernel's body: writes the successor of s after action a into child."""
     for i in range(STATE_SIZE):
         child[i] = s[i]
     me = s[S_TO_MOVE]
@@ -324,7 +347,7 @@ def _apply(params, s, a, child):  # pragma: no cover - compiled
         child[S_REMOVAL] = 0
         child[S_TO_MOVE] = opp
         child[S_TURNS] = s[S_TURNS] + 1
-        child[S_STATUS] = compute_status(params, child)
+        settle(params, child)
         return
     if a < MOVE_BASE:
         q = a
@@ -342,7 +365,17 @@ def _apply(params, s, a, child):  # pragma: no cover - compiled
     else:
         child[S_TO_MOVE] = opp
         child[S_TURNS] = s[S_TURNS] + 1
-    child[S_STATUS] = compute_status(params, child)
+    settle(params, child)
+
+
+@kernel(LEGAL)
+def _legal(params, s, out):  # pragma: no cover - compiled
+    return legal_into(params, s, out)
+
+
+@kernel(APPLY)
+def _apply(params, s, a, child):  # pragma: no cover - compiled
+    apply_into(params, s, a, child)
 
 
 @kernel(KEY)
@@ -502,22 +535,59 @@ HEURISTICS = {
     "threats": Heuristic("threats", threats, "10 x men difference + 3 x open two-in-a-row difference"),
 }
 
+# ---- entry points for the Python API ------------------------------------------------------
+# One compiled call per protocol call, on the same rule bodies as the kernels above. They
+# take the state in any layout (the caller checks only dtype and ndimension; the length is
+# checked here), the variant packed into one int, and as few arrays as possible: numba
+# spends ~30 ns unboxing each array argument, and these calls run once per move.
+_ANY_STATE = types.Array(types.int64, 1, "A")
+
+
+def pack_rules(params: np.ndarray) -> int:
+    """The variant as one int, as the Python entry points take it."""
+    protect, flying, no_return, max_turns = (int(v) for v in params)
+    return protect | flying << 1 | no_return << 2 | max_turns << 3
+
+
+@helper
+def unpack_rules(rules):  # pragma: no cover - compiled
+    """The params vector as a tuple (the rule bodies index either)."""
+    return (rules & 1, (rules >> 1) & 1, (rules >> 2) & 1, rules >> 3)
+
+
+@njit(types.int64(_ANY_STATE, types.int64[::1], types.int64), cache=True)
+def api_legal(state, out, rules):  # pragma: no cover - compiled
+    """Write the legal actions into out; their number (-1 for a state of the wrong length)."""
+    if state.shape[0] != STATE_SIZE:
+        return -1
+    return legal_into(unpack_rules(rules), state, out)
+
+
+@njit(types.boolean(_ANY_STATE, types.int64, types.int64[::1], types.int64), cache=True)
+def api_apply(state, action, child, rules):  # pragma: no cover - compiled
+    """Write the successor into child (False for a state of the wrong length)."""
+    if state.shape[0] != STATE_SIZE:
+        return False
+    apply_into(unpack_rules(rules), state, action, child)
+    return True
+
+
+@njit(types.boolean(_ANY_STATE, types.int64, types.int64[::1], types.int64), cache=True)
+def api_apply_checked(state, action, child, rules):  # pragma: no cover - compiled
+    """Write the successor into child if the action is legal; False otherwise."""
+    if state.shape[0] != STATE_SIZE:
+        return False
+    params = unpack_rules(rules)
+    if not is_legal(params, state, action):
+        return False
+    apply_into(params, state, action, child)
+    return True
+
+
+_api_legal, _api_apply, _api_apply_checked = entry_point(api_legal), entry_point(api_apply), entry_point(api_apply_checked)
+_empty = np.empty
 _INT64 = np.dtype(np.int64)
-_CONTIGUOUS = (8,)  # the strides of a contiguous 1-D int64 array
-
-
-def _entry(dispatcher: Any) -> Any:
-    """The compiled entry point of a one-signature kernel: the same machine code, called
-    without numba's per-call type dispatch (about 0.3 us a call). Only for arguments known
-    to be contiguous 1-D int64 arrays; the dispatcher checks anything else."""
-    try:
-        return dispatcher.overloads[dispatcher.signatures[0]].entry_point
-    except (AttributeError, IndexError, KeyError):  # pragma: no cover - other numba versions
-        return dispatcher
-
-
-_LEGAL_ENTRY = _entry(_legal)
-_APPLY_ENTRY = _entry(_apply)
+_NP_INT64 = np.int64
 _MOVE_RE = re.compile(r"^([a-g][1-7])\s*[-x>\s]?\s*([a-g][1-7])$")
 _REMOVE_RE = re.compile(r"^(?:x|remove|take)\s*([a-g][1-7])$")
 _FORMS = ("write a point to place on such as 'd7', 'x d7' to remove the opponent's man on d7, "
@@ -545,7 +615,7 @@ class NineMensMorris(Game):
                       isinstance(max_turns, (int, np.integer)) and not isinstance(max_turns, (bool, np.bool_))
                       and 1 <= max_turns <= 100_000)
         max_turns = int(max_turns)
-        initial = np.array([0, 0, 0, 0, NUM_MEN, NUM_MEN, 0, -1, -1, -1, -1, ONGOING], dtype=np.int64)
+        initial = np.array([0, 0, 0, 0, NUM_MEN, NUM_MEN, 0, -1, -1, -1, -1, ONGOING, NUM_POINTS], dtype=np.int64)
         super().__init__(
             name="nine_mens_morris", kernels=KERNELS,
             params=np.array([int(protect), int(fly), int(no_ret), max_turns], np.int64),
@@ -554,27 +624,58 @@ class NineMensMorris(Game):
             variant={"protect_mills": protect, "flying": fly, "no_return": no_ret, "max_turns": max_turns},
             heuristics=dict(HEURISTICS), default_heuristic="men_mills",
         )
+        self._rules = pack_rules(self.params)
 
-    # ---- the protocol's hot calls, without numba's per-call type dispatch ----------------
+    # ---- the protocol's hot calls: one compiled call each, or none -------------------------
+    # A state that is not a 1-D int64 array (or is of the wrong length) takes the generic
+    # path of Game, which converts it or raises the error that says what is wrong.
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
-        out = np.empty(MAX_MOVES, dtype=_INT64)
-        if state.dtype is _INT64 and state.strides == _CONTIGUOUS:
-            return out[:_LEGAL_ENTRY(self.params, state, out)]
-        return out[:_legal(self.params, state, out)]
+        try:
+            if state.dtype is _INT64 and state.ndim == 1:
+                n = state.item(S_COUNT)  # stored by apply: the array is allocated at its size
+                out = _empty(n, _INT64)
+                if _api_legal(state, out, self._rules) == n:
+                    return out
+        except (AttributeError, IndexError, ValueError, MemoryError):
+            pass
+        return Game.legal_actions(self, state)
+
+    def apply(self, state: State, action: Action) -> State:
+        """The position after ``action``; raises IllegalActionError for an illegal one."""
+        cls = action.__class__
+        if cls is int or cls is _NP_INT64:
+            child = _empty(STATE_SIZE, _INT64)
+            try:
+                if state.dtype is _INT64 and state.ndim == 1 and _api_apply_checked(state, action, child, self._rules):
+                    return child
+            except (AttributeError, OverflowError):
+                pass
+        return Game.apply(self, state, action)
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """``apply`` without validation, for callers that took the action from legal_actions."""
-        child = np.empty(STATE_SIZE, dtype=_INT64)
-        if state.dtype is _INT64 and state.strides == _CONTIGUOUS:
-            _APPLY_ENTRY(self.params, state, action, child)
-        else:
-            _apply(self.params, state, action, child)
-        return child
+        child = _empty(STATE_SIZE, _INT64)
+        try:
+            if state.dtype is _INT64 and state.ndim == 1 and _api_apply(state, action, child, self._rules):
+                return child
+        except (AttributeError, TypeError, OverflowError):
+            pass
+        return Game.apply_unchecked(self, state, action)
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over (read from the state's status slot)."""
-        return bool(state[S_STATUS] != ONGOING)
+        try:
+            return state.item(S_STATUS) != ONGOING
+        except (AttributeError, IndexError):
+            return Game.is_terminal(self, state)
+
+    def current_player(self, state: State) -> Player:
+        """The player to move (0 or 1)."""
+        try:
+            return state.item(S_TO_MOVE)
+        except (AttributeError, IndexError):
+            return Game.current_player(self, state)
 
     # ---- readable state -------------------------------------------------------------
     def position(self, x: Sequence[str] = (), o: Sequence[str] = (), to_move: int = 0,
@@ -585,7 +686,7 @@ class NineMensMorris(Game):
         ``no_return`` maps a player to (point left, point the man went to), as recorded by
         the ``no_return`` variant. Raises PositionError for an impossible description.
         """
-        s = np.array([0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, ONGOING], dtype=np.int64)
+        s = np.array([0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, ONGOING, 0], dtype=np.int64)
         for pl, names in ((0, x), (1, o)):
             for n in names:
                 if n not in POINT_INDEX:
@@ -606,7 +707,7 @@ class NineMensMorris(Game):
             if left not in POINT_INDEX or went not in POINT_INDEX:
                 raise PositionError(f"no_return={no_return!r}: points are {', '.join(POINT_NAMES)}")
             s[S_LEFT + 2 * pl], s[S_WENT + 2 * pl] = POINT_INDEX[left], POINT_INDEX[went]
-        s[S_STATUS] = compute_status(self.params, s)
+        settle(self.params, s)
         return s
 
     def removal_due(self, state: State) -> bool:
