@@ -443,20 +443,34 @@ def random_playouts(params, state, games, seed):  # pragma: no cover - compiled
 
 
 # Entry points for the Python API: one compiled call per protocol call, with as few array
-# arguments as possible (each costs numba ~0.1 us to unbox).
+# arguments as possible (each costs numba ~0.1 us to unbox). A state of the wrong length
+# is answered with -1, for the Python side to raise the error.
 @njit(types.int64(types.int64[::1], types.int64[::1]), cache=True)
 def py_legal(state, out):  # pragma: no cover - compiled
+    if state.shape[0] != STATE_SIZE:
+        return -1
     return legal_into(state, out)
 
 
-@njit(types.boolean(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
+@njit(types.int64(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
 def py_apply(state, action, child, win_before_rotation):  # pragma: no cover - compiled
-    """Write the successor into child and return True, or return False if the action is not legal."""
+    """Write the successor into child and return 1, or return 0 if the action is not legal."""
+    if state.shape[0] != STATE_SIZE:
+        return -1
     if (action < 0 or action >= NUM_ACTIONS or state[2] != ONGOING
             or ((state[0] | state[1]) >> (action >> 3)) & 1):
-        return False
+        return 0
     apply_into(win_before_rotation, state, action, child)
-    return True
+    return 1
+
+
+@njit(types.int64(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
+def py_apply_unchecked(state, action, child, win_before_rotation):  # pragma: no cover - compiled
+    """Write the successor into child and return 1 (the action is not checked)."""
+    if state.shape[0] != STATE_SIZE:
+        return -1
+    apply_into(win_before_rotation, state, action, child)
+    return 1
 
 
 KERNELS = Kernels(legal=_legal, apply=_apply, status=_status, player=_player, key=_key,
@@ -472,6 +486,7 @@ HEURISTICS = {
 
 _empty = np.empty
 _INT64 = np.dtype(np.int64)
+_NP_INT64 = np.int64
 
 # ---- names ---------------------------------------------------------------------------------
 _COLS = "abcdef"
@@ -506,10 +521,17 @@ class Pentago(Game):
         self._wbr = int(win_before_rotation)
 
     # ---- the protocol's hot calls, each one compiled call (same kernels as the search) ------
+    # numba's dispatcher refuses (TypeError) anything but a contiguous int64 vector and the
+    # entry points a vector of the wrong length (-1): both go to Game's generic path, which
+    # converts the state or raises the error that says what is wrong.
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
         out = _empty(NUM_ACTIONS, _INT64)
-        return out[:py_legal(state, out)]
+        try:
+            n = py_legal(state, out)
+        except TypeError:
+            n = -1
+        return out[:n] if n >= 0 else Game.legal_actions(self, state)
 
     def apply(self, state: State, action: int) -> State:
         """The position after ``action``; raises IllegalActionError for an illegal one.
@@ -517,10 +539,18 @@ class Pentago(Game):
         Legal means: the game is on and the action's cell is empty (exactly what the
         ``legal`` kernel lists), so the check needs no list of legal actions.
         """
-        a = action if type(action) is int and 0 <= action < NUM_ACTIONS else _check_action_type(action, NUM_ACTIONS)
+        cls = action.__class__
+        a = action if (cls is int or cls is _NP_INT64) and 0 <= action < NUM_ACTIONS \
+            else _check_action_type(action, NUM_ACTIONS)
         child = _empty(STATE_SIZE, _INT64)
-        if py_apply(state, a, child, self._wbr):
+        try:
+            done = py_apply(state, a, child, self._wbr)
+        except TypeError:
+            done = -1
+        if done > 0:
             return child
+        if done < 0:
+            return Game.apply(self, state, a)
         if state[S_STATUS] != ONGOING:
             raise GameOverError(f"the game is over ({self.outcome(state).name}); no action is legal")
         raise IllegalActionError(
@@ -529,17 +559,27 @@ class Pentago(Game):
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """``apply`` without validation, for callers that took the action from legal_actions."""
-        child = np.empty(STATE_SIZE, np.int64)
-        _apply(self.params, state, action, child)
-        return child
+        child = _empty(STATE_SIZE, _INT64)
+        try:
+            if py_apply_unchecked(state, action, child, self._wbr) > 0:
+                return child
+        except TypeError:
+            pass
+        return Game.apply_unchecked(self, state, action)
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over (the status is stored in the state)."""
-        return state.item(S_STATUS) != ONGOING
+        try:
+            return state.item(S_STATUS) != ONGOING
+        except (AttributeError, IndexError):
+            return Game.is_terminal(self, state)
 
     def current_player(self, state: State) -> int:
         """The player to move (0 or 1)."""
-        return state.item(S_TO_MOVE)
+        try:
+            return state.item(S_TO_MOVE)
+        except (AttributeError, IndexError):
+            return Game.current_player(self, state)
 
     # ---- states ----------------------------------------------------------------------------
     def from_board(self, rows: list[str] | str, to_move: int | None = None) -> State:
