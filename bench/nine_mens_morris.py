@@ -5,10 +5,12 @@
    and in hand, read from the state) at the same depth (``--openspiel-depth`` to cap it).
    OpenSpiel's nodes are counted by wrapping its recursive ``_alpha_beta``.
 2. Random playouts, moves/s: OpenSpiel's C++ game via pyspiel, our Game API
-   (``legal_actions`` / ``apply_unchecked`` / ``is_terminal``), our kernels with reused
-   buffers, all in the same loop shape with the same random generator; and through the
-   safe ``env()`` (``agent_iter`` / ``last`` / ``step``, target >= 30 k moves/s); and the
-   kernels inside a compiled loop (how MCTS rollouts use them), for scale.
+   (``legal_actions`` / ``apply`` or ``apply_unchecked`` / ``is_terminal``; target: at
+   least as fast as pyspiel), our kernels with reused buffers, all in the same loop shape
+   with the same random choices (so all play the very same games), CPU seconds of this
+   process; and through the safe ``env()`` (``agent_iter`` / ``last`` / ``step``, target
+   >= 30 k moves/s); and the kernels inside a compiled loop (how MCTS rollouts use them),
+   for scale.
 
 Prints one JSON object, then a table. ``python bench/nine_mens_morris.py [--quick]``.
 """
@@ -72,37 +74,43 @@ def bench_openspiel_alphabeta(depth: int) -> dict:
 
 
 def bench_playouts(game: NineMensMorris, games: int, seed: int = 0) -> dict:
-    """The three loops interleaved game by game, so machine load hits them alike."""
+    """The loops interleaved game by game (same load), each with its own copy of one
+    generator, so all play the very same games; CPU seconds of this process."""
     import pyspiel
 
     os_game = pyspiel.load_game("nine_mens_morris")
     k, p = game.kernels, game.params
     buf = np.empty(game.max_moves, np.int64)
-    rng_os, rng_api, rng_k = random.Random(seed), random.Random(seed), random.Random(seed)
-    moves = {"openspiel": 0, "game_api": 0, "kernels": 0}
-    secs = {"openspiel": 0.0, "game_api": 0.0, "kernels": 0.0}
+    names = ("openspiel", "game_api", "game_api_unchecked", "kernels")
+    rngs = {n: random.Random(seed) for n in names}
+    moves = dict.fromkeys(names, 0)
+    secs = dict.fromkeys(names, 0.0)
     for _ in range(games):
-        t = time.perf_counter()
+        rnd = rngs["openspiel"]
+        t = time.process_time()
         st = os_game.new_initial_state()
         n = 0
         while not st.is_terminal():
             legal = st.legal_actions()
-            st.apply_action(legal[rng_os.randrange(len(legal))])
+            st.apply_action(legal[rnd.randrange(len(legal))])
             n += 1
-        secs["openspiel"] += time.perf_counter() - t
+        secs["openspiel"] += time.process_time() - t
         moves["openspiel"] += n
 
-        t = time.perf_counter()
-        s = game.initial_state()
-        n = 0
-        while not game.is_terminal(s):
-            legal = game.legal_actions(s)
-            s = game.apply_unchecked(s, legal[rng_api.randrange(len(legal))])
-            n += 1
-        secs["game_api"] += time.perf_counter() - t
-        moves["game_api"] += n
+        for name, apply in (("game_api", game.apply), ("game_api_unchecked", game.apply_unchecked)):
+            rnd = rngs[name]
+            t = time.process_time()
+            s = game.initial_state()
+            n = 0
+            while not game.is_terminal(s):
+                legal = game.legal_actions(s)
+                s = apply(s, legal[rnd.randrange(len(legal))])
+                n += 1
+            secs[name] += time.process_time() - t
+            moves[name] += n
 
-        t = time.perf_counter()
+        rnd = rngs["kernels"]
+        t = time.process_time()
         s = game.initial_state()
         child = np.empty_like(s)
         n = 0
@@ -110,13 +118,14 @@ def bench_playouts(game: NineMensMorris, games: int, seed: int = 0) -> dict:
             m = k.legal(p, s, buf)
             if m == 0:
                 break
-            k.apply(p, s, buf[rng_k.randrange(m)], child)
+            k.apply(p, s, buf[rnd.randrange(m)], child)
             s, child = child, s
             n += 1
-        secs["kernels"] += time.perf_counter() - t
+        secs["kernels"] += time.process_time() - t
         moves["kernels"] += n
+    assert len(set(moves.values())) == 1, f"the loops played different games: {moves}"
     return {name: {"moves": moves[name], "seconds": secs[name], "moves_per_s": moves[name] / secs[name]}
-            for name in moves}
+            for name in names}
 
 
 @njit(cache=True)
@@ -190,6 +199,9 @@ def main() -> None:
     }
     for name in ("men_mills", "men_mobility", "threats"):
         result[f"alphabeta_{name}"] = {"depth": args.depth, **bench_alphabeta(game, args.depth, name)}
+    po = result["playouts"]
+    result["game_api_vs_pyspiel"] = {name: po[name]["moves_per_s"] / po["openspiel"]["moves_per_s"]
+                                     for name in ("game_api", "game_api_unchecked")}
     print(json.dumps(result, indent=2, default=float))
     print()
     print(f"{'what':48} {'seconds':>9} {'nodes/moves':>12} {'per second':>12}")
@@ -199,7 +211,9 @@ def main() -> None:
         label = f"{key} depth {r['depth']}"
         print(f"{label:48} {r['seconds']:9.3f} {r['nodes']:12,d} {r['nodes_per_s']:12,.0f}")
     for name, r in result["playouts"].items():
-        print(f"{'random playouts ' + name:48} {r['seconds']:9.3f} {r['moves']:12,d} {r['moves_per_s']:12,.0f}")
+        ratio = result["game_api_vs_pyspiel"].get(name)
+        vs = f"   {ratio:.2f}x pyspiel" if ratio else ""
+        print(f"{'random playouts ' + name:48} {r['seconds']:9.3f} {r['moves']:12,d} {r['moves_per_s']:12,.0f}{vs}")
     r = result["env"]
     print(f"{'random playouts env()':48} {r['seconds']:9.3f} {r['moves']:12,d} {r['moves_per_s']:12,.0f}")
     r = result["compiled_playouts"]

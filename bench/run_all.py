@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 SCRIPTS: list[tuple[str, list[str], int]] = [
     ("env_throughput.py", ["--seconds", "3"], 120),
     ("search.py", ["--repeat", "10"], 300),
+    ("game_api.py", ["--games", "300"], 300),
     ("pentago.py", ["--quick"], 300),
     ("nine_mens_morris.py", ["--quick"], 300),
     ("halma.py", ["--quick"], 300),

@@ -1,0 +1,96 @@
+"""Random playouts through the Game API next to OpenSpiel's C++ games via pyspiel.
+
+For each game OpenSpiel also has (tic-tac-toe, Pentago under OpenSpiel's rule, Nine Men's
+Morris), the same loop a user writes, on both sides::
+
+    while not game.is_terminal(s):                 while not st.is_terminal():
+        legal = game.legal_actions(s)                  legal = st.legal_actions()
+        s = game.apply(s, legal[rnd.randrange(len(legal))])
+                                                       st.apply_action(legal[rnd.randrange(len(legal))])
+
+with ``apply`` (checked) and ``apply_unchecked``, each loop with its own copy of one
+``random.Random`` seed, so all of them play the very same games (checked). The loops take
+turns game by game, in short rounds, so that the load of a shared machine falls on all of
+them alike; times are CPU seconds of this process. The ratio is ours / pyspiel's moves/s
+(target >= 1).
+
+Prints one JSON document, then a table. ``python bench/game_api.py [--games N] [--rounds R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from _report import emit, headline
+from zerosum.games import make_game
+
+# (our name, variant, OpenSpiel's name)
+GAMES = (("tictactoe", {}, "tic_tac_toe"),
+         ("pentago", {"win_before_rotation": False}, "pentago"),
+         ("nine_mens_morris", {}, "nine_mens_morris"))
+
+
+def openspiel_game(og, rnd: random.Random) -> int:
+    st = og.new_initial_state()
+    n = 0
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply_action(legal[rnd.randrange(len(legal))])
+        n += 1
+    return n
+
+
+def api_game(game, apply, rnd: random.Random) -> int:
+    s = game.initial_state()
+    n = 0
+    while not game.is_terminal(s):
+        legal = game.legal_actions(s)
+        s = apply(s, legal[rnd.randrange(len(legal))])
+        n += 1
+    return n
+
+
+def playouts(name: str, variant: dict, os_name: str, games: int, rounds: int, seed: int = 0) -> dict:
+    """moves/s of pyspiel and of the Game API (apply, apply_unchecked), interleaved."""
+    import pyspiel
+
+    og = pyspiel.load_game(os_name)
+    game = make_game(name, **variant)
+    loops = {"pyspiel": lambda rnd: openspiel_game(og, rnd),
+             "apply": lambda rnd: api_game(game, game.apply, rnd),
+             "apply_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd)}
+    moves = dict.fromkeys(loops, 0)
+    secs = dict.fromkeys(loops, 0.0)
+    for r in range(rounds):
+        rngs = {k: random.Random(seed + r) for k in loops}
+        for _ in range(games // rounds):
+            for k, loop in loops.items():
+                t = time.process_time()
+                moves[k] += loop(rngs[k])
+                secs[k] += time.process_time() - t
+    assert len(set(moves.values())) == 1, f"{name}: the loops played different games: {moves}"
+    rates = {k: moves[k] / secs[k] for k in loops}
+    return {"game": name, "moves": moves["pyspiel"], "pyspiel moves/s": rates["pyspiel"],
+            "apply moves/s": rates["apply"], "apply_unchecked moves/s": rates["apply_unchecked"],
+            "apply ratio": rates["apply"] / rates["pyspiel"],
+            "apply_unchecked ratio": rates["apply_unchecked"] / rates["pyspiel"]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1000, help="games per loop and game (tic-tac-toe plays 5x)")
+    ap.add_argument("--rounds", type=int, default=10)
+    args = ap.parse_args()
+    rows = [playouts(name, variant, os_name, args.games * (5 if name == "tictactoe" else 1), args.rounds)
+            for name, variant, os_name in GAMES]
+    heads = [headline(f"{r['game']} random playouts, Game API moves/s vs pyspiel ({kind})",
+                      r[f"{kind} moves/s"], r["pyspiel moves/s"], ">= 1x")
+             for r in rows for kind in ("apply", "apply_unchecked")]
+    emit("game_api", rows, ["game", "moves", "pyspiel moves/s", "apply moves/s", "apply_unchecked moves/s",
+                            "apply ratio", "apply_unchecked ratio"], {"headline": heads})
+
+
+if __name__ == "__main__":
+    main()
