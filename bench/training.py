@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from _report import emit
+from _report import emit, headline
 
 
 def play_vs(checkpoint: Any, opponent: str, game_name: str, games: int, seed: int) -> list[dict[str, Any]]:
@@ -78,7 +78,9 @@ def case_speed(args: argparse.Namespace) -> None:
         res = train(recipe("tictactoe", steps=args.steps, out=None, eval_games=0, eval_every=0, **over))
         rows.append({"what": name, "steps": res.steps, "steps_per_s": round(res.steps_per_second),
                      "cpu_steps_per_s": round(res.steps / (time.process_time() - cpu0))})
-    emit("training_speed_tictactoe", rows, ["what", "steps", "steps_per_s", "cpu_steps_per_s"])
+    emit("training_speed_tictactoe", rows, ["what", "steps", "steps_per_s", "cpu_steps_per_s"],
+         {"headline": [headline("tictactoe training steps/s vs random (recipe)", rows[1]["steps_per_s"], None,
+                                ">= 2 k (aim)")]})
 
 
 def case_pentago(args: argparse.Namespace) -> None:
@@ -109,7 +111,9 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
         rows.append({"opponent": opp, "steps": res.steps, "seconds": round(res.seconds, 1),
                      "steps_per_s": round(res.steps_per_second),
                      "cpu_steps_per_s": round(res.steps / (time.process_time() - cpu0))})
-    emit("training_speed_pentago", rows, ["opponent", "steps", "seconds", "steps_per_s", "cpu_steps_per_s"])
+    emit("training_speed_pentago", rows, ["opponent", "steps", "seconds", "steps_per_s", "cpu_steps_per_s"],
+         {"headline": [headline("Pentago training steps/s vs alphabeta(depth=2) (recipe)", rows[0]["steps_per_s"],
+                                None, ">= 1 k (aim)")]})
 
 
 def main() -> None:
