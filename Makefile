@@ -4,25 +4,27 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
+BUILD  := pyproject.toml setup.py zerosum/games/_native.c
 
 .PHONY: run test bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Stamps re-install only when pyproject.toml changes.
-$(VENV)/.core: pyproject.toml | $(PY)
+# Stamps re-install only when the build changes (setup.py builds the C module of the
+# Game API's hot calls, zerosum/games/_native.c).
+$(VENV)/.core: $(BUILD) | $(PY)
 	$(PIP) install -e .
 	touch $@
 
 # The main job's tournament includes a learned agent: torch (the pinned CPU build),
 # stable-baselines3 and sb3-contrib come with it.
-$(VENV)/.train: pyproject.toml | $(PY)
+$(VENV)/.train: $(BUILD) | $(PY)
 	$(PIP) install -e ".[train]"
 	touch $@ $(VENV)/.core
 
 # The tests cover every part, training and the Ray backend included: install them all.
-$(VENV)/.dev: pyproject.toml | $(PY)
+$(VENV)/.dev: $(BUILD) | $(PY)
 	$(PIP) install -e ".[all]"
 	touch $@ $(VENV)/.core $(VENV)/.train
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import cfunc, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -162,6 +163,95 @@ _empty = np.empty
 def _is_plain(state: Any) -> bool:
     """True for a contiguous 1-D int64 array (what the entry points may be given)."""
     return isinstance(state, np.ndarray) and state.dtype is _INT64 and state.ndim == 1 and state.strides == _ONE_D
+
+
+# ---- the Game API's hot calls ---------------------------------------------------------
+# A game's legal/apply/checked-apply bodies, compiled a second time as numba cfuncs (C
+# function pointers, cached on disk) and called from the C module zerosum.games._native,
+# which skips numba's per-call unboxing of array arguments (~0.3 us a call; the Nine Men's
+# Morris Game API is as fast as OpenSpiel's C++ only with it). The rules stay in the one
+# numba body both the search and these calls use. Where the module was not built (no C
+# compiler) or ZEROSUM_NATIVE=0, the same bodies are called through numba's entry points.
+try:
+    from zerosum.games import _native
+except ImportError:  # pragma: no cover - installed without a C compiler
+    _native = None
+
+_PTR = types.CPointer(types.int64)
+NATIVE_LEGAL = types.int64(_PTR, _PTR, types.int64)  # (state, out, rules) -> count
+NATIVE_APPLY = types.int64(_PTR, types.int64, _PTR, types.int64)  # (state, action, child, rules) -> done
+
+
+def native_kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
+    """Compile a hot-call body as a cfunc of NATIVE_LEGAL or NATIVE_APPLY (cached on disk)."""
+    return cfunc(signature, cache=True)
+
+
+def native_available() -> bool:
+    """True when the hot calls go through zerosum.games._native (built and not switched off)."""
+    return _native is not None and os.environ.get("ZEROSUM_NATIVE", "1") != "0"
+
+
+class EntryPointCalls:
+    """The interface of ``_native.Calls`` over numba entry points: ``legal(state)``,
+    ``apply(state, action)`` and ``apply_unchecked(state, action)`` return a new array, or
+    None where the input is not what the fast path takes (a 1-D int64 state of the game's
+    length, an int action in range) or the action is illegal: the generic path answers then.
+
+    ``legal``, ``apply`` and ``checked`` are dispatchers of the signatures (state, out, rules)
+    -> count, (state, action, child, rules) -> done, taking a contiguous int64 vector (an
+    entry point does not check what it is given: the checks here must hold) and returning
+    -1 / 0 for a state of the wrong length.
+    """
+
+    def __init__(self, legal: Any, apply: Any, checked: Any, state_size: int, max_moves: int, num_actions: int,
+                 rules: int) -> None:
+        self._legal, self._apply, self._checked = entry_point(legal), entry_point(apply), entry_point(checked)
+        self._size, self._max_moves, self._num_actions, self._rules = state_size, max_moves, num_actions, rules
+
+    def legal(self, state: Any) -> np.ndarray | None:
+        """The legal actions as a new array, or None."""
+        try:
+            if state.dtype is _INT64 and state.strides == _ONE_D:
+                out = _empty(self._max_moves, _INT64)
+                n = self._legal(state, out, self._rules)
+                if 0 <= n <= self._max_moves:
+                    return out[:n]
+        except (AttributeError, TypeError, ValueError):
+            pass
+        return None
+
+    def _call(self, fn: Any, state: Any, action: Any) -> np.ndarray | None:
+        cls = action.__class__
+        if (cls is not int and cls is not _NP_INT64) or not 0 <= action < self._num_actions:
+            return None
+        try:
+            if state.dtype is _INT64 and state.strides == _ONE_D:
+                child = _empty(self._size, _INT64)
+                if fn(state, action, child, self._rules) > 0:
+                    return child
+        except (AttributeError, TypeError, ValueError, OverflowError):
+            pass
+        return None
+
+    def apply(self, state: Any, action: Any) -> np.ndarray | None:
+        """The successor as a new array, or None (for an illegal action too)."""
+        return self._call(self._checked, state, action)
+
+    def apply_unchecked(self, state: Any, action: Any) -> np.ndarray | None:
+        """The successor as a new array, or None; the action's legality is not checked."""
+        return self._call(self._apply, state, action)
+
+
+def hot_calls(native: tuple[Any, Any, Any], compiled: tuple[Any, Any, Any], state_size: int, max_moves: int,
+              num_actions: int, rules: int) -> Any:
+    """One game's hot calls: ``native`` (cfuncs: legal, apply, checked apply) through the C
+    module when it is available, else ``compiled`` (the dispatchers EntryPointCalls takes)."""
+    if native_available():
+        legal, apply, checked = native
+        return _native.Calls(legal.address, apply.address, checked.address, state_size, max_moves, num_actions,
+                             rules)
+    return EntryPointCalls(*compiled, state_size, max_moves, num_actions, rules)
 
 
 @kernel(ORDER)

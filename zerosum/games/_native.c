@@ -1,0 +1,199 @@
+/*
+ * zerosum.games._native: the Game API's hot calls without numba's per-call unboxing.
+ *
+ * No rules live here. A game compiles its own kernels as numba cfuncs (plain C function
+ * pointers, cached on disk like every kernel) and hands their addresses to a Calls object;
+ * Calls checks the state, allocates the result array and calls the pointer. numba's own
+ * entry point spends ~0.3 us a call building and freeing a memory record for each array
+ * argument; this path costs ~0.1 us, which is what puts a Python loop over the Game API
+ * level with OpenSpiel's C++ through pyspiel.
+ *
+ * Every method returns None where it cannot answer (a state that is not a contiguous int64
+ * vector of the game's length, an action that is not an int in range, an illegal action): the
+ * caller then takes the generic Python path, which converts the input or raises the error
+ * that says what is wrong. The module is optional: without a C compiler zerosum installs
+ * without it and the games use numba's entry points.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
+
+/* The cfunc signatures (see zerosum/games/base.py, native_calls). */
+typedef int64_t (*legal_fn)(const int64_t *state, int64_t *out, int64_t rules);
+typedef int64_t (*apply_fn)(const int64_t *state, int64_t action, int64_t *child, int64_t rules);
+
+typedef struct {
+    PyObject_HEAD
+    legal_fn legal;
+    apply_fn apply;
+    apply_fn apply_checked;
+    npy_intp state_size;
+    npy_intp max_moves;
+    int64_t num_actions;
+    int64_t rules;
+    int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
+} Calls;
+
+/* The data of a C-contiguous 1-D int64 array of the game's length; NULL otherwise. */
+static const int64_t *plain_state(const Calls *self, PyObject *obj)
+{
+    if (self->moves == NULL || !PyArray_Check(obj)) /* moves is NULL until __init__ ran */
+        return NULL;
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) != NPY_INT64 || PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != self->state_size
+        || !PyArray_IS_C_CONTIGUOUS(a))
+        return NULL;
+    return (const int64_t *)PyArray_DATA(a);
+}
+
+/* An exact Python int or a numpy int64 as a C value; 0 when it is neither (or too big). */
+static int read_action(PyObject *obj, int64_t *action)
+{
+    if (PyLong_CheckExact(obj)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        *action = (int64_t)v;
+        return 1;
+    }
+    if (PyArray_IsScalar(obj, Int64)) {
+        *action = (int64_t)PyArrayScalar_VAL(obj, Int64);
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *Calls_legal(Calls *self, PyObject *state)
+{
+    const int64_t *s = plain_state(self, state);
+    if (s == NULL)
+        Py_RETURN_NONE;
+    int64_t n = self->legal(s, self->moves, self->rules);
+    if (n < 0 || n > self->max_moves)
+        Py_RETURN_NONE;
+    npy_intp dim = (npy_intp)n;
+    PyObject *out = PyArray_SimpleNew(1, &dim, NPY_INT64);
+    if (out == NULL)
+        return NULL;
+    if (n > 0)
+        memcpy(PyArray_DATA((PyArrayObject *)out), self->moves, (size_t)n * sizeof(int64_t));
+    return out;
+}
+
+static PyObject *apply_with(Calls *self, apply_fn fn, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "takes (state, action)");
+        return NULL;
+    }
+    int64_t action;
+    const int64_t *s = plain_state(self, args[0]);
+    if (s == NULL || !read_action(args[1], &action) || action < 0 || action >= self->num_actions)
+        Py_RETURN_NONE;
+    PyObject *child = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    if (child == NULL)
+        return NULL;
+    if (!fn(s, action, (int64_t *)PyArray_DATA((PyArrayObject *)child), self->rules)) {
+        Py_DECREF(child);
+        Py_RETURN_NONE;
+    }
+    return child;
+}
+
+static PyObject *Calls_apply(Calls *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return apply_with(self, self->apply_checked, args, nargs);
+}
+
+static PyObject *Calls_apply_unchecked(Calls *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return apply_with(self, self->apply, args, nargs);
+}
+
+static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"legal", "apply", "apply_checked", "state_size", "max_moves", "num_actions",
+                            "rules", NULL};
+    unsigned long long legal, apply, checked;
+    Py_ssize_t state_size, max_moves;
+    long long num_actions, rules;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKnnLL", names, &legal, &apply, &checked,
+                                     &state_size, &max_moves, &num_actions, &rules))
+        return -1;
+    if (!legal || !apply || !checked || state_size <= 0 || max_moves <= 0 || num_actions <= 0) {
+        PyErr_SetString(PyExc_ValueError, "Calls needs three function addresses and positive sizes");
+        return -1;
+    }
+    int64_t *moves = PyMem_Malloc((size_t)max_moves * sizeof(int64_t));
+    if (moves == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyMem_Free(self->moves);
+    self->moves = moves;
+    self->legal = (legal_fn)(uintptr_t)legal;
+    self->apply = (apply_fn)(uintptr_t)apply;
+    self->apply_checked = (apply_fn)(uintptr_t)checked;
+    self->state_size = (npy_intp)state_size;
+    self->max_moves = (npy_intp)max_moves;
+    self->num_actions = (int64_t)num_actions;
+    self->rules = (int64_t)rules;
+    return 0;
+}
+
+static void Calls_dealloc(Calls *self)
+{
+    PyMem_Free(self->moves);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Calls_methods[] = {
+    {"legal", (PyCFunction)Calls_legal, METH_O,
+     "legal(state) -> the legal actions as a new int64 array, or None"},
+    {"apply", (PyCFunction)(void (*)(void))Calls_apply, METH_FASTCALL,
+     "apply(state, action) -> the successor as a new array, or None (illegal or not plain)"},
+    {"apply_unchecked", (PyCFunction)(void (*)(void))Calls_apply_unchecked, METH_FASTCALL,
+     "apply_unchecked(state, action) -> the successor, or None (not plain); no legality check"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CallsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zerosum.games._native.Calls",
+    .tp_doc = "Calls(legal, apply, apply_checked, state_size, max_moves, num_actions, rules): one game's hot calls",
+    .tp_basicsize = sizeof(Calls),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Calls_init,
+    .tp_dealloc = (destructor)Calls_dealloc,
+    .tp_methods = Calls_methods,
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "zerosum.games._native",
+    "The Game API's hot calls through numba cfuncs, without per-call unboxing.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    import_array();
+    if (PyType_Ready(&CallsType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&native_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&CallsType);
+    if (PyModule_AddObject(m, "Calls", (PyObject *)&CallsType) < 0) {
+        Py_DECREF(&CallsType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
