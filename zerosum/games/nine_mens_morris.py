@@ -101,12 +101,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import carray, njit, types
 
 from zerosum.games.base import (
     APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER,
-    STATUS, Action, Game, Heuristic, IllegalActionError, Kernels, Player, State, ZerosumError, check_variant,
-    entry_point, kernel, lowest_bit, popcount,
+    NATIVE_APPLY, NATIVE_LEGAL, STATUS, Action, Game, Heuristic, IllegalActionError, Kernels, Player, State,
+    ZerosumError, check_variant, hot_calls, kernel, lowest_bit, native_kernel, popcount,
 )
 
 
@@ -584,10 +584,30 @@ def api_apply_checked(state, action, child, rules):  # pragma: no cover - compil
     return True
 
 
-_api_legal, _api_apply, _api_apply_checked = entry_point(api_legal), entry_point(api_apply), entry_point(api_apply_checked)
-_empty = np.empty
-_INT64 = np.dtype(np.int64)
-_NP_INT64 = np.int64
+@native_kernel(NATIVE_LEGAL)
+def native_legal(sp, outp, rules):  # pragma: no cover - compiled
+    """api_legal as a cfunc for zerosum.games._native (the state's length is checked there)."""
+    return legal_into(unpack_rules(rules), carray(sp, STATE_SIZE), carray(outp, MAX_MOVES))
+
+
+@native_kernel(NATIVE_APPLY)
+def native_apply(sp, action, cp, rules):  # pragma: no cover - compiled
+    """api_apply as a cfunc."""
+    apply_into(unpack_rules(rules), carray(sp, STATE_SIZE), action, carray(cp, STATE_SIZE))
+    return 1
+
+
+@native_kernel(NATIVE_APPLY)
+def native_apply_checked(sp, action, cp, rules):  # pragma: no cover - compiled
+    """api_apply_checked as a cfunc: 0 for an illegal action."""
+    params = unpack_rules(rules)
+    s = carray(sp, STATE_SIZE)
+    if not is_legal(params, s, action):
+        return 0
+    apply_into(params, s, action, carray(cp, STATE_SIZE))
+    return 1
+
+
 _MOVE_RE = re.compile(r"^([a-g][1-7])\s*[-x>\s]?\s*([a-g][1-7])$")
 _REMOVE_RE = re.compile(r"^(?:x|remove|take)\s*([a-g][1-7])$")
 _FORMS = ("write a point to place on such as 'd7', 'x d7' to remove the opponent's man on d7, "
@@ -624,44 +644,28 @@ class NineMensMorris(Game):
             variant={"protect_mills": protect, "flying": fly, "no_return": no_ret, "max_turns": max_turns},
             heuristics=dict(HEURISTICS), default_heuristic="men_mills",
         )
-        self._rules = pack_rules(self.params)
+        self._calls = hot_calls((native_legal, native_apply, native_apply_checked),
+                                (api_legal, api_apply, api_apply_checked),
+                                STATE_SIZE, MAX_MOVES, NUM_ACTIONS, pack_rules(self.params))
 
     # ---- the protocol's hot calls: one compiled call each, or none -------------------------
-    # A state that is not a 1-D int64 array (or is of the wrong length) takes the generic
-    # path of Game, which converts it or raises the error that says what is wrong.
+    # self._calls answers for a 1-D int64 state (and an int action); anything else, and an
+    # illegal action, takes the generic path of Game, which converts the state or raises
+    # the error that says what is wrong.
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
-        try:
-            if state.dtype is _INT64 and state.ndim == 1:
-                n = state.item(S_COUNT)  # stored by apply: the array is allocated at its size
-                out = _empty(n, _INT64)
-                if _api_legal(state, out, self._rules) == n:
-                    return out
-        except (AttributeError, IndexError, ValueError, MemoryError):
-            pass
-        return Game.legal_actions(self, state)
+        out = self._calls.legal(state)
+        return out if out is not None else Game.legal_actions(self, state)
 
     def apply(self, state: State, action: Action) -> State:
         """The position after ``action``; raises IllegalActionError for an illegal one."""
-        cls = action.__class__
-        if cls is int or cls is _NP_INT64:
-            child = _empty(STATE_SIZE, _INT64)
-            try:
-                if state.dtype is _INT64 and state.ndim == 1 and _api_apply_checked(state, action, child, self._rules):
-                    return child
-            except (AttributeError, OverflowError):
-                pass
-        return Game.apply(self, state, action)
+        child = self._calls.apply(state, action)
+        return child if child is not None else Game.apply(self, state, action)
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """``apply`` without validation, for callers that took the action from legal_actions."""
-        child = _empty(STATE_SIZE, _INT64)
-        try:
-            if state.dtype is _INT64 and state.ndim == 1 and _api_apply(state, action, child, self._rules):
-                return child
-        except (AttributeError, TypeError, OverflowError):
-            pass
-        return Game.apply_unchecked(self, state, action)
+        child = self._calls.apply_unchecked(state, action)
+        return child if child is not None else Game.apply_unchecked(self, state, action)
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over (read from the state's status slot)."""

@@ -56,12 +56,12 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from numba import njit, types
+from numba import carray, njit, types
 
 from zerosum.games.base import (
-    APPLY, DRAW, HEURISTIC, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, PLAYER, STATUS, Game,
-    GameOverError, Heuristic, IllegalActionError, Kernels, Outcome, State, _check_action_type,
-    check_variant, kernel, lowest_bit, popcount,
+    APPLY, DRAW, HEURISTIC, KEY, LEGAL, NATIVE_APPLY, NATIVE_LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, PLAYER,
+    STATUS, Game, GameOverError, Heuristic, IllegalActionError, Kernels, Outcome, State, _check_action_type,
+    check_variant, hot_calls, kernel, lowest_bit, native_kernel, popcount,
 )
 
 Bitboard = int
@@ -442,34 +442,61 @@ def random_playouts(params, state, games, seed):  # pragma: no cover - compiled
     return totals
 
 
-# Entry points for the Python API: one compiled call per protocol call, with as few array
-# arguments as possible (each costs numba ~0.1 us to unbox). A state of the wrong length
-# is answered with -1, for the Python side to raise the error.
-@njit(types.int64(types.int64[::1], types.int64[::1]), cache=True)
-def py_legal(state, out):  # pragma: no cover - compiled
+# The Game API's hot calls (see base.hot_calls): cfuncs for zerosum.games._native, and
+# numba entry points where that module is missing. Both take a contiguous int64 vector,
+# the variant as an int, and check the state's length (-1 / 0 for a wrong one).
+_STATE = types.int64[::1]
+
+
+@njit(types.int64(_STATE, types.int64[::1], types.int64), cache=True)
+def api_legal(state, out, win_before_rotation):  # pragma: no cover - compiled
     if state.shape[0] != STATE_SIZE:
         return -1
     return legal_into(state, out)
 
 
-@njit(types.int64(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
-def py_apply(state, action, child, win_before_rotation):  # pragma: no cover - compiled
+@njit(types.boolean(_STATE, types.int64), cache=True, inline="always")
+def can_place(state, action):  # pragma: no cover - compiled
+    """True when action is legal: the game is on and the action's cell is empty."""
+    return (0 <= action < NUM_ACTIONS and state[2] == ONGOING
+            and ((state[0] | state[1]) >> (action >> 3)) & 1 == 0)
+
+
+@njit(types.int64(_STATE, types.int64, types.int64[::1], types.int64), cache=True)
+def api_apply_checked(state, action, child, win_before_rotation):  # pragma: no cover - compiled
     """Write the successor into child and return 1, or return 0 if the action is not legal."""
-    if state.shape[0] != STATE_SIZE:
-        return -1
-    if (action < 0 or action >= NUM_ACTIONS or state[2] != ONGOING
-            or ((state[0] | state[1]) >> (action >> 3)) & 1):
+    if state.shape[0] != STATE_SIZE or not can_place(state, action):
         return 0
     apply_into(win_before_rotation, state, action, child)
     return 1
 
 
-@njit(types.int64(types.int64[::1], types.int64, types.int64[::1], types.int64), cache=True)
-def py_apply_unchecked(state, action, child, win_before_rotation):  # pragma: no cover - compiled
+@njit(types.int64(_STATE, types.int64, types.int64[::1], types.int64), cache=True)
+def api_apply(state, action, child, win_before_rotation):  # pragma: no cover - compiled
     """Write the successor into child and return 1 (the action is not checked)."""
     if state.shape[0] != STATE_SIZE:
-        return -1
+        return 0
     apply_into(win_before_rotation, state, action, child)
+    return 1
+
+
+@native_kernel(NATIVE_LEGAL)
+def native_legal(sp, outp, win_before_rotation):  # pragma: no cover - compiled
+    return legal_into(carray(sp, STATE_SIZE), carray(outp, NUM_ACTIONS))
+
+
+@native_kernel(NATIVE_APPLY)
+def native_apply(sp, action, cp, win_before_rotation):  # pragma: no cover - compiled
+    apply_into(win_before_rotation, carray(sp, STATE_SIZE), action, carray(cp, STATE_SIZE))
+    return 1
+
+
+@native_kernel(NATIVE_APPLY)
+def native_apply_checked(sp, action, cp, win_before_rotation):  # pragma: no cover - compiled
+    s = carray(sp, STATE_SIZE)
+    if not can_place(s, action):
+        return 0
+    apply_into(win_before_rotation, s, action, carray(cp, STATE_SIZE))
     return 1
 
 
@@ -484,9 +511,6 @@ HEURISTICS = {
                         "3 per stone on a quadrant centre, 1 on the inner ring, own minus opponent's"),
 }
 
-_empty = np.empty
-_INT64 = np.dtype(np.int64)
-_NP_INT64 = np.int64
 
 # ---- names ---------------------------------------------------------------------------------
 _COLS = "abcdef"
@@ -518,20 +542,18 @@ class Pentago(Game):
             observation_shape=(SIZE, SIZE, 3), variant={"win_before_rotation": bool(win_before_rotation)},
             heuristics=dict(HEURISTICS), default_heuristic="open_lines",
         )
-        self._wbr = int(win_before_rotation)
+        self._calls = hot_calls((native_legal, native_apply, native_apply_checked),
+                                (api_legal, api_apply, api_apply_checked),
+                                STATE_SIZE, NUM_ACTIONS, NUM_ACTIONS, int(win_before_rotation))
 
     # ---- the protocol's hot calls, each one compiled call (same kernels as the search) ------
-    # numba's dispatcher refuses (TypeError) anything but a contiguous int64 vector and the
-    # entry points a vector of the wrong length (-1): both go to Game's generic path, which
-    # converts the state or raises the error that says what is wrong.
+    # self._calls answers for a 1-D int64 state and an int action; anything else, and an
+    # illegal action, takes the slow path, which converts the state or raises the error
+    # that says what is wrong.
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
-        out = _empty(NUM_ACTIONS, _INT64)
-        try:
-            n = py_legal(state, out)
-        except TypeError:
-            n = -1
-        return out[:n] if n >= 0 else Game.legal_actions(self, state)
+        out = self._calls.legal(state)
+        return out if out is not None else Game.legal_actions(self, state)
 
     def apply(self, state: State, action: int) -> State:
         """The position after ``action``; raises IllegalActionError for an illegal one.
@@ -539,33 +561,24 @@ class Pentago(Game):
         Legal means: the game is on and the action's cell is empty (exactly what the
         ``legal`` kernel lists), so the check needs no list of legal actions.
         """
-        cls = action.__class__
-        a = action if (cls is int or cls is _NP_INT64) and 0 <= action < NUM_ACTIONS \
-            else _check_action_type(action, NUM_ACTIONS)
-        child = _empty(STATE_SIZE, _INT64)
-        try:
-            done = py_apply(state, a, child, self._wbr)
-        except TypeError:
-            done = -1
-        if done > 0:
+        child = self._calls.apply(state, action)
+        if child is not None:
             return child
-        if done < 0:
-            return Game.apply(self, state, a)
-        if state[S_STATUS] != ONGOING:
-            raise GameOverError(f"the game is over ({self.outcome(state).name}); no action is legal")
+        a = _check_action_type(action, NUM_ACTIONS)
+        plain = self._plain(state)
+        child = self._calls.apply(plain, a)
+        if child is not None:
+            return child
+        if plain[S_STATUS] != ONGOING:
+            raise GameOverError(f"the game is over ({self.outcome(plain).name}); no action is legal")
         raise IllegalActionError(
             f"action {a} ({self.action_to_string(a)}) is not legal here: {cell_name(a >> 3)} is "
-            f"occupied; legal: {self._describe_actions(self.legal_actions(state))}")
+            f"occupied; legal: {self._describe_actions(self.legal_actions(plain))}")
 
     def apply_unchecked(self, state: State, action: int) -> State:
         """``apply`` without validation, for callers that took the action from legal_actions."""
-        child = _empty(STATE_SIZE, _INT64)
-        try:
-            if py_apply_unchecked(state, action, child, self._wbr) > 0:
-                return child
-        except TypeError:
-            pass
-        return Game.apply_unchecked(self, state, action)
+        child = self._calls.apply_unchecked(state, action)
+        return child if child is not None else Game.apply_unchecked(self, state, action)
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over (the status is stored in the state)."""
