@@ -23,6 +23,8 @@ import argparse
 import random
 import time
 
+import numpy as np
+
 from _report import emit, headline
 from zerosum.games import make_game
 
@@ -52,15 +54,38 @@ def api_game(game, apply, rnd: random.Random) -> int:
     return n
 
 
-def playouts(name: str, variant: dict, os_name: str, games: int, rounds: int, seed: int = 0) -> dict:
-    """moves/s of pyspiel and of the Game API (apply, apply_unchecked), interleaved."""
-    import pyspiel
+def kernels_game(game, buf, rnd: random.Random) -> int:
+    """The same playout through the numba kernels' dispatchers with reused buffers."""
+    k, p = game.kernels, game.params
+    s = game.initial_state()
+    child = np.empty_like(s)
+    n = 0
+    while True:
+        m = k.legal(p, s, buf)
+        if m == 0:
+            return n
+        k.apply(p, s, buf[rnd.randrange(m)], child)
+        s, child = child, s
+        n += 1
 
-    og = pyspiel.load_game(os_name)
-    game = make_game(name, **variant)
-    loops = {"pyspiel": lambda rnd: openspiel_game(og, rnd),
-             "apply": lambda rnd: api_game(game, game.apply, rnd),
-             "apply_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd)}
+
+def interleaved_playouts(game, og, games: int, seed: int = 0) -> dict:
+    """pyspiel, the Game API (apply and apply_unchecked) and the kernels, interleaved game
+    by game (same load), each with its own copy of one generator, so all play the very same
+    games; CPU seconds of this process."""
+    buf = np.empty(game.max_moves, np.int64)
+    loops = {"openspiel": lambda rnd: openspiel_game(og, rnd),
+             "game_api": lambda rnd: api_game(game, game.apply, rnd),
+             "game_api_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd),
+             "kernels": lambda rnd: kernels_game(game, buf, rnd)}
+    moves, secs = time_loops(loops, games, 1, seed)
+    return {name: {"moves": moves[name], "seconds": secs[name], "moves_per_s": moves[name] / secs[name]}
+            for name in loops}
+
+
+def time_loops(loops: dict, games: int, rounds: int, seed: int) -> tuple[dict, dict]:
+    """Moves and CPU seconds of each loop, run game by game in turn; each round starts every
+    loop's generator afresh from one seed, so all loops play the very same games."""
     moves = dict.fromkeys(loops, 0)
     secs = dict.fromkeys(loops, 0.0)
     for r in range(rounds):
@@ -70,7 +95,19 @@ def playouts(name: str, variant: dict, os_name: str, games: int, rounds: int, se
                 t = time.process_time()
                 moves[k] += loop(rngs[k])
                 secs[k] += time.process_time() - t
-    assert len(set(moves.values())) == 1, f"{name}: the loops played different games: {moves}"
+    assert len(set(moves.values())) == 1, f"the loops played different games: {moves}"
+    return moves, secs
+
+def playouts(name: str, variant: dict, os_name: str, games: int, rounds: int, seed: int = 0) -> dict:
+    """moves/s of pyspiel and of the Game API (apply, apply_unchecked), interleaved."""
+    import pyspiel
+
+    og = pyspiel.load_game(os_name)
+    game = make_game(name, **variant)
+    loops = {"pyspiel": lambda rnd: openspiel_game(og, rnd),
+             "apply": lambda rnd: api_game(game, game.apply, rnd),
+             "apply_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd)}
+    moves, secs = time_loops(loops, games, rounds, seed)
     rates = {k: moves[k] / secs[k] for k in loops}
     return {"game": name, "moves": moves["pyspiel"], "pyspiel moves/s": rates["pyspiel"],
             "apply moves/s": rates["apply"], "apply_unchecked moves/s": rates["apply_unchecked"],

@@ -26,6 +26,7 @@ import time
 import numpy as np
 from numba import njit
 
+from game_api import interleaved_playouts
 from zerosum.envs import nine_mens_morris_v0
 from zerosum.games.nine_mens_morris import NineMensMorris
 from zerosum.search import AlphaBeta, alphabeta
@@ -74,58 +75,10 @@ def bench_openspiel_alphabeta(depth: int) -> dict:
 
 
 def bench_playouts(game: NineMensMorris, games: int, seed: int = 0) -> dict:
-    """The loops interleaved game by game (same load), each with its own copy of one
-    generator, so all play the very same games; CPU seconds of this process."""
+    """pyspiel, the Game API and the kernels playing the same games (bench/game_api.py)."""
     import pyspiel
 
-    os_game = pyspiel.load_game("nine_mens_morris")
-    k, p = game.kernels, game.params
-    buf = np.empty(game.max_moves, np.int64)
-    names = ("openspiel", "game_api", "game_api_unchecked", "kernels")
-    rngs = {n: random.Random(seed) for n in names}
-    moves = dict.fromkeys(names, 0)
-    secs = dict.fromkeys(names, 0.0)
-    for _ in range(games):
-        rnd = rngs["openspiel"]
-        t = time.process_time()
-        st = os_game.new_initial_state()
-        n = 0
-        while not st.is_terminal():
-            legal = st.legal_actions()
-            st.apply_action(legal[rnd.randrange(len(legal))])
-            n += 1
-        secs["openspiel"] += time.process_time() - t
-        moves["openspiel"] += n
-
-        for name, apply in (("game_api", game.apply), ("game_api_unchecked", game.apply_unchecked)):
-            rnd = rngs[name]
-            t = time.process_time()
-            s = game.initial_state()
-            n = 0
-            while not game.is_terminal(s):
-                legal = game.legal_actions(s)
-                s = apply(s, legal[rnd.randrange(len(legal))])
-                n += 1
-            secs[name] += time.process_time() - t
-            moves[name] += n
-
-        rnd = rngs["kernels"]
-        t = time.process_time()
-        s = game.initial_state()
-        child = np.empty_like(s)
-        n = 0
-        while True:
-            m = k.legal(p, s, buf)
-            if m == 0:
-                break
-            k.apply(p, s, buf[rnd.randrange(m)], child)
-            s, child = child, s
-            n += 1
-        secs["kernels"] += time.process_time() - t
-        moves["kernels"] += n
-    assert len(set(moves.values())) == 1, f"the loops played different games: {moves}"
-    return {name: {"moves": moves[name], "seconds": secs[name], "moves_per_s": moves[name] / secs[name]}
-            for name in names}
+    return interleaved_playouts(game, pyspiel.load_game("nine_mens_morris"), games, seed)
 
 
 @njit(cache=True)
