@@ -1,0 +1,27 @@
+"""The errors zerosum raises on purpose: one base class, each a ValueError where a value was wrong."""
+
+from __future__ import annotations
+
+
+class ZerosumError(Exception):
+    """Base class of every error zerosum raises on purpose."""
+
+
+class IllegalActionError(ZerosumError, ValueError):
+    """An action that is not legal in the position (or not an action at all)."""
+
+
+class GameOverError(ZerosumError, ValueError):
+    """A move was asked of a finished game."""
+
+
+class VariantError(ZerosumError, ValueError):
+    """An unknown rule variant, or a variant value outside what is allowed."""
+
+
+class PositionError(ZerosumError, ValueError):
+    """A position given to ``game.position(...)`` that cannot arise or cannot be read."""
+
+
+class KernelError(ZerosumError, TypeError):
+    """A game declaration with a missing kernel or a kernel of the wrong signature."""

@@ -1,0 +1,97 @@
+"""The registries: game name -> game class, and env name <-> game name.
+
+Both are plain data (``"module:Class"`` paths and module names), so nothing is imported
+until a game or env is asked for, and ``zerosum.games`` knows the env names without
+importing PettingZoo. A user's game joins with :func:`register_game`; its environment
+with :func:`register_env` (``zerosum.envs`` then registers it with PettingZoo too).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from zerosum.games.kit.errors import VariantError
+
+if TYPE_CHECKING:
+    from zerosum.games.kit.game import Game
+
+# game name -> "module:Class" (or the class itself, for games registered as objects)
+GAMES: dict[str, Any] = {
+    "tictactoe": "zerosum.games.tictactoe:TicTacToe",
+    "nim": "zerosum.games.nim:Nim",
+    "pentago": "zerosum.games.pentago:Pentago",
+    "halma": "zerosum.games.halma:Halma",
+    "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
+    "connect_four": "zerosum.games.connect_four:ConnectFour",
+}
+
+# env name -> (env module, game name)
+ENVS: dict[str, tuple[str, str]] = {
+    "tictactoe_v0": ("zerosum.envs.tictactoe_v0", "tictactoe"),
+    "nim_v0": ("zerosum.envs.nim_v0", "nim"),
+    "pentago_v0": ("zerosum.envs.pentago_v0", "pentago"),
+    "halma_v0": ("zerosum.envs.halma_v0", "halma"),
+    "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
+    "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
+}
+
+
+def register_game(name: str, game: type[Game] | str, *, replace: bool = False) -> None:
+    """Make ``make_game(name, ...)`` build ``game`` (a Game subclass or a ``"module:Class"`` path)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"a game name is an identifier such as 'connect_four'; got {name!r}")
+    if name in GAMES and not replace and GAMES[name] != game:
+        raise ValueError(f"a game named {name!r} is registered already ({GAMES[name]}); pass replace=True")
+    GAMES[name] = game
+
+
+def register_env(env_name: str, module: str, game: str, *, replace: bool = False) -> None:
+    """Register the env module ``module`` (it defines ``env`` and ``raw_env``) for ``game``."""
+    base, _, version = env_name.rpartition("_v")
+    if not base or not version.isdigit():
+        raise ValueError(f"an env name ends in a version, such as 'connect_four_v0'; got {env_name!r}")
+    if env_name in ENVS and not replace and ENVS[env_name] != (module, game):
+        raise ValueError(f"an env named {env_name!r} is registered already ({ENVS[env_name][0]}); pass replace=True")
+    ENVS[env_name] = (module, game)
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game subclass registered under ``name``."""
+    try:
+        entry = GAMES[name]
+    except KeyError:
+        raise VariantError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}") from None
+    if isinstance(entry, str):
+        module, _, attr = entry.partition(":")
+        entry = getattr(importlib.import_module(module), attr)
+    return entry
+
+
+def make_game(name: str, **variant: Any) -> Game:
+    """Build a game by name with rule variants as keyword arguments."""
+    return game_class(name)(**variant)
+
+
+def env_name(game: str) -> str | None:
+    """The newest env name serving the game ``game`` (e.g. ``tictactoe_v0``), None if none."""
+    names = [n for n, (_, g) in ENVS.items() if g == game]
+    return max(names, key=lambda n: int(n.rpartition("_v")[2])) if names else None
+
+
+def env_game(env: str) -> str:
+    """The game name an env name serves (``"nim_v0"`` -> ``"nim"``)."""
+    try:
+        return ENVS[env][1]
+    except KeyError:
+        raise ValueError(f"unknown environment {env!r}; available: {', '.join(sorted(ENVS))}") from None
+
+
+def resolve_game_name(name: str) -> str:
+    """A game name from a game name or an env name (``"nim"`` or ``"nim_v0"`` -> ``"nim"``)."""
+    if name in GAMES:
+        return name
+    if name in ENVS:
+        return ENVS[name][1]
+    raise VariantError(f"unknown game or env {name!r}; games: {', '.join(sorted(GAMES))}; "
+                       f"envs: {', '.join(sorted(ENVS))}")
