@@ -22,19 +22,28 @@
 #include <numpy/arrayobject.h>
 #include <numpy/arrayscalars.h>
 
-/* The cfunc signatures (see zerosum/games/base.py, native_calls). */
-typedef int64_t (*legal_fn)(const int64_t *state, int64_t *out, int64_t rules);
-typedef int64_t (*apply_fn)(const int64_t *state, int64_t action, int64_t *child, int64_t rules);
+/* The cfunc signatures (zerosum/games/kit/hot_signatures.py). */
+typedef int64_t (*legal_fn)(const int64_t *state, int64_t *out, const int64_t *params, int64_t ns, int64_t nout,
+                            int64_t np);
+typedef int64_t (*apply_fn)(const int64_t *state, int64_t action, int64_t *child, const int64_t *params, int64_t ns,
+                            int64_t np);
+typedef int64_t (*checked_fn)(const int64_t *state, int64_t action, int64_t *child, const int64_t *params,
+                              int64_t *scratch, int64_t ns, int64_t np, int64_t nscratch);
+typedef int64_t (*status_fn)(const int64_t *state, const int64_t *params, int64_t ns, int64_t np);
 
 typedef struct {
     PyObject_HEAD
     legal_fn legal;
     apply_fn apply;
-    apply_fn apply_checked;
+    checked_fn apply_checked;
+    status_fn status;
+    status_fn player;
+    PyObject *params_obj; /* the game's params array, kept alive; params points into it */
+    const int64_t *params;
+    int64_t num_params;
     npy_intp state_size;
     npy_intp max_moves;
     int64_t num_actions;
-    int64_t rules;
     int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
 } Calls;
 
@@ -75,7 +84,7 @@ static PyObject *Calls_legal(Calls *self, PyObject *state)
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
         Py_RETURN_NONE;
-    int64_t n = self->legal(s, self->moves, self->rules);
+    int64_t n = self->legal(s, self->moves, self->params, self->state_size, self->max_moves, self->num_params);
     if (n < 0 || n > self->max_moves)
         Py_RETURN_NONE;
     npy_intp dim = (npy_intp)n;
@@ -87,7 +96,7 @@ static PyObject *Calls_legal(Calls *self, PyObject *state)
     return out;
 }
 
-static PyObject *apply_with(Calls *self, apply_fn fn, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *apply_with(Calls *self, int checked, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "takes (state, action)");
@@ -100,7 +109,12 @@ static PyObject *apply_with(Calls *self, apply_fn fn, PyObject *const *args, Py_
     PyObject *child = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
     if (child == NULL)
         return NULL;
-    if (!fn(s, action, (int64_t *)PyArray_DATA((PyArrayObject *)child), self->rules)) {
+    int64_t *c = (int64_t *)PyArray_DATA((PyArrayObject *)child);
+    int64_t done = checked
+        ? self->apply_checked(s, action, c, self->params, self->moves, self->state_size, self->num_params,
+                              self->max_moves)
+        : self->apply(s, action, c, self->params, self->state_size, self->num_params);
+    if (!done) {
         Py_DECREF(child);
         Py_RETURN_NONE;
     }
@@ -109,26 +123,57 @@ static PyObject *apply_with(Calls *self, apply_fn fn, PyObject *const *args, Py_
 
 static PyObject *Calls_apply(Calls *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return apply_with(self, self->apply_checked, args, nargs);
+    return apply_with(self, 1, args, nargs);
 }
 
 static PyObject *Calls_apply_unchecked(Calls *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return apply_with(self, self->apply, args, nargs);
+    return apply_with(self, 0, args, nargs);
+}
+
+static PyObject *Calls_status(Calls *self, PyObject *state)
+{
+    const int64_t *s = plain_state(self, state);
+    if (s == NULL)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(self->status(s, self->params, self->state_size, self->num_params));
+}
+
+static PyObject *Calls_terminal(Calls *self, PyObject *state)
+{
+    const int64_t *s = plain_state(self, state);
+    if (s == NULL)
+        Py_RETURN_NONE;
+    return PyBool_FromLong(self->status(s, self->params, self->state_size, self->num_params) != 0);
+}
+
+static PyObject *Calls_player(Calls *self, PyObject *state)
+{
+    const int64_t *s = plain_state(self, state);
+    if (s == NULL)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(self->player(s, self->params, self->state_size, self->num_params));
 }
 
 static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"legal", "apply", "apply_checked", "state_size", "max_moves", "num_actions",
-                            "rules", NULL};
-    unsigned long long legal, apply, checked;
+    static char *names[] = {"legal", "apply", "apply_checked", "status", "player", "params", "state_size",
+                            "max_moves", "num_actions", NULL};
+    unsigned long long legal, apply, checked, status, player;
+    PyObject *params;
     Py_ssize_t state_size, max_moves;
-    long long num_actions, rules;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKnnLL", names, &legal, &apply, &checked,
-                                     &state_size, &max_moves, &num_actions, &rules))
+    long long num_actions;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL", names, &legal, &apply, &checked, &status,
+                                     &player, &params, &state_size, &max_moves, &num_actions))
         return -1;
-    if (!legal || !apply || !checked || state_size <= 0 || max_moves <= 0 || num_actions <= 0) {
-        PyErr_SetString(PyExc_ValueError, "Calls needs three function addresses and positive sizes");
+    if (!legal || !apply || !checked || !status || !player || state_size <= 0 || max_moves <= 0
+        || num_actions <= 0) {
+        PyErr_SetString(PyExc_ValueError, "Calls needs five function addresses and positive sizes");
+        return -1;
+    }
+    if (!PyArray_Check(params) || PyArray_TYPE((PyArrayObject *)params) != NPY_INT64
+        || PyArray_NDIM((PyArrayObject *)params) != 1 || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)params)) {
+        PyErr_SetString(PyExc_TypeError, "params must be a contiguous 1-D int64 array");
         return -1;
     }
     int64_t *moves = PyMem_Malloc((size_t)max_moves * sizeof(int64_t));
@@ -137,20 +182,27 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     PyMem_Free(self->moves);
+    Py_INCREF(params);
+    Py_XDECREF(self->params_obj);
+    self->params_obj = params;
+    self->params = (const int64_t *)PyArray_DATA((PyArrayObject *)params);
+    self->num_params = (int64_t)PyArray_DIM((PyArrayObject *)params, 0);
     self->moves = moves;
     self->legal = (legal_fn)(uintptr_t)legal;
     self->apply = (apply_fn)(uintptr_t)apply;
-    self->apply_checked = (apply_fn)(uintptr_t)checked;
+    self->apply_checked = (checked_fn)(uintptr_t)checked;
+    self->status = (status_fn)(uintptr_t)status;
+    self->player = (status_fn)(uintptr_t)player;
     self->state_size = (npy_intp)state_size;
     self->max_moves = (npy_intp)max_moves;
     self->num_actions = (int64_t)num_actions;
-    self->rules = (int64_t)rules;
     return 0;
 }
 
 static void Calls_dealloc(Calls *self)
 {
     PyMem_Free(self->moves);
+    Py_XDECREF(self->params_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -161,13 +213,16 @@ static PyMethodDef Calls_methods[] = {
      "apply(state, action) -> the successor as a new array, or None (illegal or not plain)"},
     {"apply_unchecked", (PyCFunction)(void (*)(void))Calls_apply_unchecked, METH_FASTCALL,
      "apply_unchecked(state, action) -> the successor, or None (not plain); no legality check"},
+    {"status", (PyCFunction)Calls_status, METH_O, "status(state) -> the status code as an int, or None"},
+    {"terminal", (PyCFunction)Calls_terminal, METH_O, "terminal(state) -> True when the game is over, or None"},
+    {"player", (PyCFunction)Calls_player, METH_O, "player(state) -> the player to move, or None"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject CallsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "zerosum.games._native.Calls",
-    .tp_doc = "Calls(legal, apply, apply_checked, state_size, max_moves, num_actions, rules): one game's hot calls",
+    .tp_doc = "Calls(legal, apply, apply_checked, status, player, params, state_size, max_moves, num_actions): one game's hot calls",
     .tp_basicsize = sizeof(Calls),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

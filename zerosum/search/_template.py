@@ -1,12 +1,10 @@
 """The compiled search kernels, written once and specialised per game.
 
-:mod:`zerosum.search.compiled` copies this file for each game with the first import line
-naming that game's kernel module, so the game's rules are called directly (numba inlines
-them: 1.6-1.8x the speed of calling rules through function pointers, measured here) and
-numba caches the copy on disk. Heuristics stay first-class function arguments, so any
-compiled or Python heuristic runs in the same cached search.
-
-This file itself imports tic-tac-toe's rules and is a working search for that game.
+A template in the sense of :mod:`zerosum.games.kit.specialize` (the contract is there):
+:mod:`zerosum.search.compiled` has it copied for each game with the rules line importing
+that game's kernels, so the rules are inlined and the copy is cached on disk. Heuristics
+stay first-class function arguments, so any compiled or Python heuristic runs in the
+same cached search. Against the placeholder rules this file is a working search itself.
 """
 
 import math
@@ -14,8 +12,8 @@ import math
 import numpy as np
 from numba import njit, types
 
-from zerosum.games.tictactoe import KERNELS as _RULES  # GAME: the line compiled.py rewrites
-from zerosum.games.base import HEURISTIC, ONGOING, P0_WINS, P1_WINS
+from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
+from zerosum.games.kit.kernels import HEURISTIC, ONGOING, P0_WINS, P1_WINS
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, EXACT, F_HINT, F_HISTORY,
     F_KILLERS, F_TT, F_TT_MOVE, HITS, INF, LEAVES, LOWER, NODES, PROBES, UPPER,
@@ -31,9 +29,10 @@ _HISTORY_CAP = 1e14
 
 _H = types.FunctionType(HEURISTIC)
 _I1, _I2 = types.int64[::1], types.int64[:, ::1]
+_P = types.Array(types.int64, 1, "C", readonly=True)  # the game's params (read-only)
 _D1, _D2 = types.float64[::1], types.float64[:, ::1]
 NEGAMAX = types.float64(
-    _H, _I1,             # heuristic, params
+    _H, _P,              # heuristic, params
     _I2, _I2, _D2,       # state stack, move lists, move scores (one row per ply)
     _I2, _I1,            # triangular PV table and lengths
     _I1, _D1, _I1, _I1,  # TT: key, value, move, meta (depth | bound << 8 | generation << 16)
@@ -235,7 +234,7 @@ def negamax(heur, params, stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_mo
 
 
 # ---- minimax (the reference: no pruning, exact node count) ---------------------------------
-MINIMAX = types.float64(_H, _I1, _I2, _I2, _I2, _I1, _I1, types.int64, types.int64)
+MINIMAX = types.float64(_H, _P, _I2, _I2, _I2, _I1, _I1, types.int64, types.int64)
 
 
 @njit(MINIMAX, cache=True)
@@ -275,7 +274,7 @@ def minimax(heur, params, stack, moves, pv, pvlen, stats, ply, depth):  # pragma
 
 # ---- MCTS (UCT) ------------------------------------------------------------------------------
 MCTS = types.void(
-    _H, _I1,
+    _H, _P,
     _I2, _I1, _I1, _I1, _I1, _I1, _D1, _I1,  # states, parent, action, first, count, visits, wins, mover
     _I2, _I1, _I1, _I1,                      # scratch states, moves buffer, path, cfg ints
     _D1, _I1,                                # cfg floats, stats
@@ -391,7 +390,7 @@ def mcts(heur, params, states, parent, action, first, count, visits, wins, mover
 
 
 # ---- random playouts (batch, for benchmarks and rollout-heavy users) ------------------------
-@njit(types.int64(_I1, _I1, types.int64, types.int64, _I1), cache=True)
+@njit(types.int64(_P, _I1, types.int64, types.int64, _I1), cache=True)
 def random_playouts(params, root, games, seed, results):  # pragma: no cover
     """Play ``games`` uniformly random games from root; results[status] counts outcomes.
 

@@ -1,0 +1,37 @@
+"""The game kit: declare a game once (kernels, variants, layout, text) and get the rest.
+
+``zerosum.games.kit`` gathers what a game author uses:
+
+* :mod:`~zerosum.games.kit.kernels`: the fixed kernel signatures (LEGAL, APPLY, STATUS,
+  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL; HEURISTIC), the status codes and the
+  :class:`Kernels` record, checked when it is built;
+* :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,
+  ``lowest_bit``, ``i64``;
+* :mod:`~zerosum.games.kit.variants`: the declarative :class:`Variant` schema;
+* :mod:`~zerosum.games.kit.game`: the :class:`Game` base class (hot calls, validation,
+  equality, hashing, pickling), :class:`Layout` and :class:`GameSpec`;
+* :mod:`~zerosum.games.kit.heuristics`: :class:`Heuristic` and the ``zero`` heuristic;
+* :mod:`~zerosum.games.kit.specialize`: how generic compiled code is specialised per game.
+
+docs/new-game.md walks through a complete game built with it.
+"""
+
+from zerosum.games.kit.errors import (
+    GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
+)
+from zerosum.games.kit.game import Game, GameSpec, Layout, State, check_action
+from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
+from zerosum.games.kit.kernels import (
+    APPLY, DRAW, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
+    Action, Kernels, Outcome, Player,
+)
+from zerosum.games.kit.toolkit import helper, i64, i64_array, kernel, lowest_bit, popcount
+from zerosum.games.kit.variants import Variant, check_variant
+
+__all__ = [
+    "APPLY", "DRAW", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING", "ORDER",
+    "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "Game", "GameOverError", "GameSpec", "Heuristic",
+    "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Player", "PositionError", "State",
+    "Variant", "VariantError", "ZerosumError", "check_action", "check_variant", "helper", "i64", "i64_array",
+    "kernel", "lowest_bit", "popcount",
+]

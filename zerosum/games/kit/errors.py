@@ -23,5 +23,5 @@ class PositionError(ZerosumError, ValueError):
     """A position given to ``game.position(...)`` that cannot arise or cannot be read."""
 
 
-class KernelError(ZerosumError, TypeError):
+class KernelError(ZerosumError, TypeError, ValueError):
     """A game declaration with a missing kernel or a kernel of the wrong signature."""

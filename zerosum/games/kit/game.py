@@ -1,0 +1,335 @@
+"""The Game class: one game under one rule variant, the protocol every part of zerosum uses.
+
+A game is declared once, as a subclass that names its rules and its variants::
+
+    class Nim(Game):
+        \"\"\"Docstring: the rules, the board, the action layout.\"\"\"
+
+        name = "nim"
+        kernels = KERNELS                      # the compiled rules (zerosum.games.kit.kernels)
+        variants = (Variant("piles", "ints", (1, 3, 5, 7), "...", range=(1, 1000), length=(1, 16)),
+                    Variant("misere", bool, False, "..."))
+        heuristics = {"nim_sum": Heuristic("nim_sum", nim_sum, "...", symmetric=True)}
+        default_heuristic = "nim_sum"
+
+        def layout(self, v):                   # sizes, params and start from the variant
+            ...
+            return Layout(params=..., initial=..., num_actions=..., max_moves=...,
+                          max_game_length=..., observation_shape=...)
+
+        def action_to_string(self, action, state=None): ...
+        def string_to_action(self, text, state=None): ...
+        def render(self, state): ...
+        def position(self, ...): ...          # a state from a readable description
+
+The kit checks the declaration when the class is created (a missing kernel, a kernel of
+the wrong signature, a bad variant schema), validates every variant a user passes, and
+builds the rest: the fast Game methods below (through the hot calls of
+:mod:`zerosum.games.kit.hot`), the frozen :class:`GameSpec`, equality, hashing and
+pickling by (name, variant). Every method is pure: states are never modified in place.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from zerosum.games.kit.errors import GameOverError, IllegalActionError, KernelError, PositionError
+from zerosum.games.kit.heuristics import ZERO, Heuristic
+from zerosum.games.kit.hot import compiled_rules, entry_point, hot_calls
+from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player
+from zerosum.games.kit.variants import Variant, resolve
+
+State = np.ndarray  # 1-D int64, treated as immutable by every public function
+_INT64 = np.dtype(np.int64)
+_ONE_D = (8,)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a game's ``layout`` derives from its variant: the params vector the kernels read,
+    the starting state and the sizes. ``variant`` may normalise the variant in force (e.g. a
+    default that depends on another variant)."""
+
+    params: Sequence[int] | np.ndarray
+    initial: Sequence[int] | np.ndarray
+    num_actions: int
+    max_moves: int
+    max_game_length: int
+    observation_shape: tuple[int, ...]
+    variant: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The frozen description of one game under one variant."""
+
+    name: str
+    num_actions: int
+    max_moves: int
+    state_size: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int
+    variant: tuple[tuple[str, Any], ...]
+
+
+def _rebuild(cls: type[Game], variant: dict[str, Any]) -> Game:
+    return cls(**variant)
+
+
+def check_action(action: Any, num_actions: int) -> int:
+    """``action`` as an int in [0, num_actions); IllegalActionError naming what is allowed."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(
+            f"an action is an int in [0, {num_actions}); got {action!r} of type {type(action).__name__}")
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise IllegalActionError(f"action {a} is out of range: actions are ints in [0, {num_actions})")
+    return a
+
+
+class Game:
+    """One game under one rule variant: the protocol used by envs, search, agents and evaluation.
+
+    Frozen after construction; equal, hashable and picklable by (name, variant).
+    """
+
+    name: ClassVar[str] = ""
+    kernels: ClassVar[Kernels]
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    heuristics: ClassVar[Mapping[str, Heuristic]] = MappingProxyType({})
+    default_heuristic: ClassVar[str] = ZERO.name
+
+    # ---- declaration ------------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            return  # an abstract intermediate class
+        where = f"game class {cls.__qualname__}"
+        if not isinstance(cls.name, str) or not cls.name.isidentifier():
+            raise KernelError(f"{where}: name must be an identifier such as 'connect_four'; got {cls.name!r}")
+        if not isinstance(getattr(cls, "kernels", None), Kernels):
+            raise KernelError(f"{where}: kernels must be a Kernels record (zerosum.games.kit.Kernels(legal=..., "
+                              f"apply=..., status=..., player=..., key=..., observe=...)); got "
+                              f"{type(getattr(cls, 'kernels', None)).__name__}")
+        cls.variants = tuple(cls.variants)
+        names = [v.name for v in cls.variants]
+        if not all(isinstance(v, Variant) for v in cls.variants) or len(set(names)) != len(names):
+            raise KernelError(f"{where}: variants must be distinct Variant(...) entries; got {cls.variants!r}")
+        if not all(isinstance(h, Heuristic) and h.name == k for k, h in cls.heuristics.items()):
+            raise KernelError(f"{where}: heuristics must map each name to a Heuristic of that name")
+        cls.heuristics = MappingProxyType(dict(cls.heuristics))
+        if cls.default_heuristic not in {*cls.heuristics, ZERO.name}:
+            raise KernelError(f"{where}: default_heuristic {cls.default_heuristic!r} is not one of its heuristics")
+        for method in ("layout", "action_to_string", "string_to_action", "render", "position"):
+            if getattr(cls, method) is getattr(Game, method):
+                raise KernelError(f"{where} must define {method}() (see zerosum.games.kit.game)")
+        cls.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(v.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v.default)
+             for v in cls.variants])
+
+    def __init__(self, *args: Any, **variant: Any) -> None:
+        v = resolve(self.name, self.variants, args, variant)
+        lay = self.layout(dict(v))
+        if lay.variant is not None:
+            v = {k: lay.variant.get(k, v[k]) for k in v}
+        params = np.array(lay.params if len(lay.params) else [0], dtype=np.int64)
+        params.flags.writeable = False
+        initial = np.array(lay.initial, dtype=np.int64)
+        initial.flags.writeable = False
+        size = int(initial.shape[0])
+        spec = GameSpec(self.name, int(lay.num_actions), int(lay.max_moves), size, tuple(lay.observation_shape),
+                        int(lay.max_game_length), tuple(v.items()))
+        k = self.kernels
+        fields = {
+            "variant": MappingProxyType(v), "params": params, "initial": initial, "spec": spec,
+            "num_actions": spec.num_actions, "max_moves": spec.max_moves, "max_game_length": spec.max_game_length,
+            "observation_shape": spec.observation_shape, "state_size": size,
+            "_calls": hot_calls(k, params, size, spec.max_moves, spec.num_actions),
+            "_legal": entry_point(k.legal), "_apply": entry_point(k.apply), "_status": entry_point(k.status),
+            "_player": entry_point(k.player), "_observe": entry_point(k.observe), "_key": entry_point(k.key),
+            "_obs_size": int(np.prod(spec.observation_shape)), "_hash": hash((self.name, spec.variant)),
+        }
+        self.__dict__.update(fields)
+
+    def layout(self, variant: dict[str, Any]) -> Layout:
+        """The params, starting state and sizes for a validated variant (each game defines it)."""
+        raise NotImplementedError
+
+    # ---- a value ----------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: make a new game, e.g. make_game({self.name!r}, ...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and type(other) is type(self) and other.spec.variant == self.spec.variant
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), dict(self.variant))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.variant.items())
+        return f"{type(self).__name__}({args})"
+
+    # ---- the protocol's hot calls -----------------------------------------------------
+    # self._calls answers in one compiled call for a contiguous int64 state of the right
+    # length (and an int action in range); for anything else, and for an illegal action,
+    # it returns None and the generic path converts the input or raises the error.
+    def initial_state(self) -> State:
+        """The starting position."""
+        return self.initial.copy()
+
+    def legal_actions(self, state: State) -> np.ndarray:
+        """The legal actions, ascending (empty in a finished game)."""
+        out = self._calls.legal(state)
+        if out is None:
+            plain = self._plain(state)
+            out = np.empty(self.max_moves, np.int64)
+            out = out[: self._legal(self.params, plain, out)]
+        return out  # type: ignore[no-any-return]
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """An int8 vector of length num_actions with 1 at every legal action."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def apply(self, state: State, action: Action) -> State:
+        """The position after ``action``; raises IllegalActionError for an illegal one."""
+        child = self._calls.apply(state, action)
+        if child is not None:
+            return child  # type: ignore[no-any-return]
+        a = check_action(action, self.num_actions)
+        plain = self._plain(state)
+        legal = self.legal_actions(plain)
+        if a not in legal:
+            if self._status(self.params, plain) != ONGOING:
+                raise GameOverError(f"the game is over ({self.outcome(plain).name}); no action is legal")
+            raise IllegalActionError(f"action {a} ({self.action_to_string(a, plain)}) is not legal here; legal: "
+                                     f"{self.describe_actions(legal, plain)}")
+        return self.apply_unchecked(plain, a)
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        """``apply`` without the legality check, for callers that took the action from
+        legal_actions (an action out of range is still refused)."""
+        child = self._calls.apply_unchecked(state, action)
+        if child is None:
+            a = check_action(action, self.num_actions)
+            plain = self._plain(state)
+            child = np.empty(self.state_size, np.int64)
+            self._apply(self.params, plain, a, child)
+        return child  # type: ignore[no-any-return]
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over."""
+        done = self._calls.terminal(state)
+        return done if done is not None else self._status(self.params, self._plain(state)) != ONGOING
+
+    def current_player(self, state: State) -> Player:
+        """The player to move (0 or 1; in a finished game, the one who would move next)."""
+        p = self._calls.player(state)
+        return p if p is not None else int(self._player(self.params, self._plain(state)))
+
+    def outcome(self, state: State) -> Outcome:
+        """ONGOING, P0_WINS, P1_WINS or DRAW."""
+        st = self._calls.status(state)
+        return Outcome(st if st is not None else int(self._status(self.params, self._plain(state))))
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """+1/-1/0 for players 0 and 1 (0, 0 while the game goes on or for a draw)."""
+        st = self.outcome(state)
+        if st == P0_WINS:
+            return (1.0, -1.0)
+        if st == P1_WINS:
+            return (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def observation(self, state: State, player: Player) -> np.ndarray:
+        """Observation planes (int8, shape observation_shape) from ``player``'s side."""
+        if player not in (0, 1):
+            raise ValueError(f"player is 0 or 1; got {player!r}")
+        out = np.zeros(self._obs_size, dtype=np.int8)
+        self._observe(self.params, self._plain(state), int(player), out)
+        return out.reshape(self.observation_shape)
+
+    def state_key(self, state: State) -> int:
+        """A 64-bit hash of the position (equal positions, equal keys)."""
+        return int(self._key(self.params, self._plain(state)))
+
+    def heuristic(self, name: str | None = None) -> Heuristic:
+        """A built-in heuristic by name (the game's default when name is None).
+
+        ``zero`` (no knowledge: search sees only wins, losses and draws) serves every game.
+        """
+        key = name or self.default_heuristic
+        found = self.heuristics.get(key)
+        if found is not None:
+            return found
+        if key == ZERO.name:
+            return ZERO
+        raise ValueError(f"unknown heuristic {key!r} for {self.name}; available: "
+                         f"{', '.join(sorted({*self.heuristics, ZERO.name}))}")
+
+    def random_playouts(self, state: State, games: int, seed: int = 0) -> dict[str, int]:
+        """``games`` uniformly random games from ``state`` in compiled code: moves and results."""
+        results = np.zeros(4, np.int64)
+        moves = compiled_rules(self.kernels).random_playouts(
+            self.params, np.array(self._plain(state)), int(games), int(seed), self.max_moves, results)
+        return {"moves": int(moves), "p0_wins": int(results[P0_WINS]), "p1_wins": int(results[P1_WINS]),
+                "draws": int(results[3])}
+
+    def _plain(self, state: Any) -> np.ndarray:
+        """The state as a contiguous int64 vector of this game's length (a copy only when it
+        is not one already); ValueError for anything that cannot be one."""
+        if isinstance(state, np.ndarray) and state.dtype is _INT64 and state.strides == _ONE_D \
+                and state.shape == (self.state_size,):
+            return state
+        try:
+            arr = np.ascontiguousarray(state, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            arr = np.zeros(0, np.int64)
+        if arr.ndim != 1 or arr.shape[0] != self.state_size:
+            raise ValueError(f"a {self.name} state is an int64 vector of length {self.state_size}; "
+                             f"got {type(state).__name__} of shape {np.shape(state)}")
+        return arr
+
+    # ---- text and positions (each game defines these) ---------------------------------
+    def action_to_string(self, action: Action, state: State | None = None) -> str:
+        """A readable name for an action (the inverse of string_to_action). ``state`` is the
+        position the action is played in, for games whose names depend on it."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str, state: State | None = None) -> Action:
+        """Parse a readable move; raises IllegalActionError naming the accepted forms."""
+        raise NotImplementedError
+
+    def render(self, state: State) -> str:
+        """The position as text (the same drawing serves ansi rendering and the CLI)."""
+        raise NotImplementedError
+
+    def position(self, *args: Any, **kwargs: Any) -> State:
+        """A state from a readable description; raises PositionError saying what is wrong."""
+        raise PositionError(f"{self.name} has no position builder")
+
+    def describe_actions(self, actions: Sequence[int] | np.ndarray, state: State | None = None,
+                         limit: int = 24) -> str:
+        """A readable list of actions (at most ``limit``, then how many in all)."""
+        names = [self.action_to_string(int(a), state) for a in list(actions)[:limit]]
+        more = f" ... ({len(actions)} in all)" if len(actions) > limit else ""
+        return ", ".join(names) + more

@@ -1,0 +1,135 @@
+"""The kernel signatures, the status codes and the Kernels record a game declares.
+
+A game's rules are written once, as numba kernels over a small ``int64`` state vector;
+the Game API, the PettingZoo environments and the compiled search all call them, so each
+game has one source of truth for its rules. The signatures are fixed::
+
+    legal(params, state, out) -> n          writes the n legal actions, ascending, into out
+    apply(params, state, action, child)     writes the successor of state into child
+    status(params, state) -> Status code    ONGOING, P0_WINS, P1_WINS or DRAW
+    player(params, state) -> 0 or 1         who is to move (never assume alternation)
+    key(params, state) -> int64             hash of the position for transposition tables
+    observe(params, state, player, out)     observation planes, flattened, into int8 out
+
+and optional::
+
+    order(params, state, moves, n, scores)  the game's own move-ordering hint (higher first)
+    is_legal(params, state, action) -> bool whether action is legal (faster than legal + scan)
+    heuristic(params, state, player)        float64, from player's point of view
+
+``params`` is an ``int64`` vector that encodes the rule variant in force (the game's
+``layout`` builds it). :class:`Kernels` checks each kernel's signature when the game is
+declared and names the one that is wrong.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any
+
+from numba import njit, types
+
+from zerosum.games.kit.errors import KernelError
+from zerosum.games.kit.toolkit import kernel
+
+Action = int
+Player = int
+
+_PARAMS = types.Array(types.int64, 1, "C", readonly=True)  # kernels only read the variant
+_STATE = types.int64[::1]
+_MOVES = types.int64[::1]
+
+LEGAL = types.int64(_PARAMS, _STATE, _MOVES)
+APPLY = types.void(_PARAMS, _STATE, types.int64, _STATE)
+STATUS = types.int64(_PARAMS, _STATE)
+PLAYER = types.int64(_PARAMS, _STATE)
+KEY = types.int64(_PARAMS, _STATE)
+OBSERVE = types.void(_PARAMS, _STATE, types.int64, types.int8[::1])
+ORDER = types.void(_PARAMS, _STATE, _MOVES, types.int64, types.float64[::1])
+IS_LEGAL = types.boolean(_PARAMS, _STATE, types.int64)
+HEURISTIC = types.float64(_PARAMS, _STATE, types.int64)
+
+# Status codes returned by the ``status`` kernel (plain ints inside compiled code).
+ONGOING = 0
+P0_WINS = 1
+P1_WINS = 2
+DRAW = 3
+
+
+class Outcome(enum.IntEnum):
+    """Result of a position, as returned by ``Game.outcome``."""
+
+    ONGOING = ONGOING
+    P0_WINS = P0_WINS
+    P1_WINS = P1_WINS
+    DRAW = DRAW
+
+    @property
+    def winner(self) -> Player | None:
+        """The winning player, or None for a draw or an unfinished game."""
+        return {Outcome.P0_WINS: 0, Outcome.P1_WINS: 1}.get(self)
+
+
+@kernel(ORDER)
+def no_order_hint(params, state, moves, n, scores):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The ordering hint of a game that has none: every move scores 0."""
+    for i in range(n):
+        scores[i] = 0.0
+
+
+def signature_text(signature: Any) -> str:
+    """A kernel signature as a person reads it, e.g. ``int64(params, state, out)``."""
+    return str(signature)
+
+
+def has_signature(fn: Any, signature: Any) -> bool:
+    """True when ``fn`` is a numba dispatcher compiled for exactly ``signature``."""
+    return signature in getattr(fn, "nopython_signatures", ())
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The compiled rules of one game; each field is checked against its signature.
+
+    Declare it once at module level in the game's rules module (``KERNELS = Kernels(...)``):
+    the compiled search and the hot calls import it from there.
+    """
+
+    legal: Any
+    apply: Any
+    status: Any
+    player: Any
+    key: Any
+    observe: Any
+    order: Any = no_order_hint
+    is_legal: Any = None
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            fn = getattr(self, f.name)
+            sig = SIGNATURES[f.name]
+            if fn is None and f.name == "is_legal":
+                continue
+            if fn is None:
+                raise KernelError(f"the {f.name!r} kernel is missing: write one compiled with "
+                                  f"@kernel({f.name.upper()}), signature {sig}")
+            if not has_signature(fn, sig):
+                got = getattr(fn, "nopython_signatures", None)
+                what = (f"compiled for {', '.join(map(str, got))}" if got else
+                        f"{type(fn).__name__} {getattr(fn, '__name__', fn)!r}, not a kernel")
+                raise KernelError(f"the {f.name!r} kernel must be compiled with @kernel({f.name.upper()}), "
+                                  f"signature {sig}; got {what}")
+
+
+SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER, "key": KEY,
+              "observe": OBSERVE, "order": ORDER, "is_legal": IS_LEGAL}
+
+
+@njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)
+def contains(moves, n, action):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """True when ``action`` is among ``moves[:n]``."""
+    for i in range(n):
+        if moves[i] == action:
+            return True
+    return False

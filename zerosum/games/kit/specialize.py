@@ -1,0 +1,159 @@
+"""Per-game copies of a compiled template: how zerosum compiles generic code with a
+game's rules inlined. This is the one place the mechanism lives; the hot calls
+(:mod:`zerosum.games.kit.hot`) and the compiled search (:mod:`zerosum.search.compiled`)
+both use it.
+
+The contract
+------------
+* A *template* is a Python module of numba code written against the rules of
+  :mod:`zerosum.games.kit.placeholder` (a tiny real game, so the template is itself a
+  working, importable module). It names no concrete game. Exactly one line imports the
+  rules, and it is spelled exactly as :data:`RULES_LINE`.
+* :func:`specialize` (template, kernels) writes a copy of the template with that line
+  importing the game's ``Kernels`` record from the module that declares it, and imports
+  the copy. numba then compiles the game's kernels into the template's code directly
+  (inlined: 1.6-1.8x the speed of calling rules through function pointers, measured here)
+  and caches the machine code on disk next to the copy.
+* The copy's file name carries a hash of everything its compiled code depends on: the
+  template, numba's version, and the source of every module reachable from the game's
+  rules module and from the template's own imports (modules, functions, classes and
+  compiled helpers found in their globals, followed transitively, outside the standard
+  library and site-packages; every zerosum module counts). An edit to any of them gives
+  a new name, so a stale cache is never used and nothing needs clearing by hand.
+* Copies live in ``$ZEROSUM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zerosum`` or
+  ``~/.cache/zerosum``), so a read-only install works. ``make clean-cache`` frees the disk.
+* The game's ``Kernels`` must be a module-level name of an importable module (write
+  ``KERNELS = Kernels(...)`` in the game's rules module).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+import sysconfig
+import types as pytypes
+from pathlib import Path
+from typing import Any
+
+import numba
+
+from zerosum.games.kit.errors import KernelError
+from zerosum.games.kit.kernels import Kernels
+
+RULES_LINE = "from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites"
+_LOADED: dict[tuple[str, str, str], pytypes.ModuleType] = {}
+_LIBRARY_DIRS = tuple(str(Path(p).resolve()) for p in {
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+
+
+def cache_dir() -> Path:
+    """Where the specialised copies and their compiled code live."""
+    root = os.environ.get("ZEROSUM_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "zerosum")
+    return Path(root)
+
+
+def kernels_origin(kernels: Kernels) -> tuple[str, str]:
+    """(module, attribute) under which a game's Kernels record can be imported: the module
+    of its legal kernel, then the packages above it, then any loaded module."""
+    first = kernels.legal.py_func.__module__
+    parts = first.split(".")
+    candidates = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+    for module_name in [*candidates, *list(sys.modules)]:
+        module = sys.modules.get(module_name)
+        for attr, value in list(vars(module).items()) if module is not None else ():
+            if value is kernels and not attr.startswith("__"):
+                return module_name, attr
+    raise KernelError(
+        f"the kernels of {first} must be a module-level Kernels object (KERNELS = Kernels(...)) in an "
+        "importable module, so that compiled code can import them")
+
+
+def _tracked(module: pytypes.ModuleType) -> bool:
+    file = getattr(module, "__file__", None)
+    if not file or not file.endswith(".py"):
+        return False  # builtins, extension modules (zerosum's C module holds no rules)
+    return module.__name__.split(".")[0] == "zerosum" or not str(Path(file).resolve()).startswith(_LIBRARY_DIRS)
+
+
+def _module_of(value: Any) -> str | None:
+    if isinstance(value, pytypes.ModuleType):
+        return value.__name__
+    if isinstance(value, (type, pytypes.FunctionType)) or hasattr(value, "py_func"):
+        name = getattr(value, "__module__", None)
+        return name if isinstance(name, str) else None
+    return None
+
+
+def reachable_sources(roots: list[str]) -> dict[str, str]:
+    """The source text of every tracked module reachable from ``roots`` (see the contract)."""
+    seen: dict[str, str] = {}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        module = sys.modules.get(name) or importlib.import_module(name)
+        if not _tracked(module):
+            seen[name] = ""
+            continue
+        seen[name] = Path(module.__file__ or "").read_text()
+        for value in list(vars(module).values()):
+            dep = _module_of(value)
+            if dep and dep not in seen and dep in sys.modules:
+                todo.append(dep)
+    return {k: v for k, v in seen.items() if v}
+
+
+def _template_imports(source: str) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names.extend(a.name for a in node.names)
+    return [n for n in names if n.split(".")[0] == "zerosum" and n != "zerosum.games.kit.placeholder"]
+
+
+def copy_source(template: Path, module_name: str, attr: str) -> tuple[str, str]:
+    """The specialised copy's file stem (content hash included) and its source text."""
+    text = template.read_text()
+    if text.count(RULES_LINE) != 1:
+        raise RuntimeError(f"{template} must hold the rules line exactly once: {RULES_LINE!r}")
+    source = text.replace(RULES_LINE, f"from {module_name} import {attr} as _RULES  # specialised for {module_name}")
+    digest = hashlib.sha256(source.encode())
+    digest.update(numba.__version__.encode())
+    deps = reachable_sources([module_name, *_template_imports(text)])
+    for name in sorted(deps):
+        digest.update(name.encode() + b"\0" + deps[name].encode())
+    return f"{template.stem.strip('_')}_{module_name.replace('.', '_')}_{attr.lower()}_{digest.hexdigest()[:16]}", source
+
+
+def specialize(template: Path, kernels: Kernels) -> pytypes.ModuleType:
+    """The template compiled for ``kernels``' game (written, imported and cached on first use)."""
+    module_name, attr = kernels_origin(kernels)
+    key = (str(template), module_name, attr)
+    mod = _LOADED.get(key)
+    if mod is None:
+        mod = _LOADED[key] = _load(*copy_source(template, module_name, attr))
+    return mod
+
+
+def _load(stem: str, source: str) -> pytypes.ModuleType:
+    path = cache_dir() / "compiled" / f"{stem}.py"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source)
+        os.replace(tmp, path)  # atomic: concurrent workers may write the same file
+    spec = importlib.util.spec_from_file_location(f"zerosum_compiled_{stem}", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a file we just wrote
+        raise ImportError(f"cannot import the specialised copy {path}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod

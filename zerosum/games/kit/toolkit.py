@@ -1,0 +1,82 @@
+"""The kernel toolkit every game's rules use: one way to compile, one set of bit helpers.
+
+* ``@kernel(SIGNATURE)`` compiles a rules kernel eagerly with its fixed signature and
+  caches it on disk (see :mod:`zerosum.games.kit.kernels` for the signatures).
+* ``@helper`` compiles a function that kernels inline (no call, no reference counting of
+  array arguments): geometry tests, bit tricks, shared rule bodies.
+* ``popcount(x)`` and ``lowest_bit(x)``: one machine instruction each inside kernels.
+* ``i64(x)``: an unsigned 64-bit constant (a hash multiplier, a mask) as the signed int64
+  numba computes with; numba would turn an int >= 2**63 into a float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
+    """Compile a rules kernel eagerly with a fixed signature and cache it on disk.
+
+    The kernels keep the GIL: a call from Python lasts ~0.1 us, and releasing and retaking
+    the GIL would add a third to that. The compiled search calls them without the Python
+    wrapper, so the flag does not matter there.
+    """
+    return njit(signature, cache=True)  # type: ignore[no-any-return]
+
+
+def helper(fn: Callable[..., Any]) -> Any:
+    """Compile a helper that kernels inline (lazily typed, cached on disk)."""
+    return njit(inline="always", cache=True)(fn)
+
+
+def i64(x: int) -> int:
+    """``x`` (0 <= x < 2**64) as the signed 64-bit int with the same bits."""
+    if not 0 <= x < 1 << 64:
+        raise ValueError(f"i64 takes an int in [0, 2**64); got {x!r}")
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def i64_array(values: Any) -> np.ndarray:
+    """An int64 array of unsigned 64-bit values (each taken through :func:`i64`)."""
+    return np.array([i64(int(v)) for v in values], dtype=np.int64)
+
+
+def _bit_intrinsic(name: str, extra_flag: bool) -> Any:
+    def typer(typingctx: Any, x: Any) -> Any:
+        if not isinstance(x, types.Integer):
+            return None
+        sig = types.int64(x)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            v = context.cast(builder, args[0], signature.args[0], types.int64)
+            i64t = ir.IntType(64)
+            params = [i64t, ir.IntType(1)] if extra_flag else [i64t]
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64t, params), name)
+            call_args = [v, ir.Constant(ir.IntType(1), 1)] if extra_flag else [v]
+            return builder.call(fn, call_args)
+
+        return sig, codegen
+
+    return typer
+
+
+@intrinsic
+def popcount(typingctx: Any, x: Any) -> Any:
+    """Number of set bits of an int64 (one popcnt instruction)."""
+    return _bit_intrinsic("llvm.ctpop.i64", False)(typingctx, x)
+
+
+@intrinsic
+def lowest_bit(typingctx: Any, x: Any) -> Any:
+    """Index of the lowest set bit of a nonzero int64 (one tzcnt instruction)."""
+    return _bit_intrinsic("llvm.cttz.i64", True)(typingctx, x)
+
+
+__all__ = ["helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount"]

@@ -1,0 +1,44 @@
+"""Nim's search knowledge: the exact nim-sum evaluation and a move-to-safety ordering."""
+
+from __future__ import annotations
+
+from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, kernel
+from zerosum.games.nim.rules import P_MAX_TAKE, P_MISERE, P_PILES
+
+
+@kernel(HEURISTIC)
+def nim_sum(params, s, player):  # pragma: no cover - compiled
+    """Exact value from the nim-sum: +1 if the side to move (from player's view) wins, else -1."""
+    x = 0
+    big = 0
+    ones = 0
+    for i in range(params[P_PILES]):
+        p = s[1 + i]
+        x ^= p
+        if p > 1:
+            big += 1
+        elif p == 1:
+            ones += 1
+    if params[P_MISERE] == 1 and big == 0:
+        mover_wins = ones % 2 == 0
+    else:
+        mover_wins = x != 0
+    v = 1.0 if mover_wins else -1.0
+    return v if s[0] == player else -v
+
+
+@kernel(ORDER)
+def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+    """Moves that reach nim-sum 0 first (the normal-play rule; a hint only)."""
+    m = params[P_MAX_TAKE]
+    x = 0
+    for i in range(params[P_PILES]):
+        x ^= s[1 + i]
+    for k in range(n):
+        a = moves[k]
+        i = a // m
+        rest = s[1 + i] - (a % m + 1)
+        scores[k] = 1.0 if (x ^ s[1 + i] ^ rest) == 0 else 0.0
+
+
+HEURISTICS = {"nim_sum": Heuristic("nim_sum", nim_sum, "exact: +1/-1 from the nim-sum", symmetric=True)}
