@@ -17,15 +17,7 @@ from typing import Any
 import pettingzoo
 
 from zerosum.envs.aec import AGENTS, EnvOrderError, ZerosumEnv
-
-# env name -> (module, game name)
-ENVS: dict[str, tuple[str, str]] = {
-    "tictactoe_v0": ("zerosum.envs.tictactoe_v0", "tictactoe"),
-    "nim_v0": ("zerosum.envs.nim_v0", "nim"),
-    "pentago_v0": ("zerosum.envs.pentago_v0", "pentago"),
-    "halma_v0": ("zerosum.envs.halma_v0", "halma"),
-    "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
-}
+from zerosum.games.registry import ENVS  # env name -> (module, game name): the kit's registry
 
 
 def env_module(name: str) -> ModuleType:
@@ -39,6 +31,7 @@ def env_module(name: str) -> ModuleType:
 def make(name: str, *, raw: bool = False, render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
     """Create an environment by name; ``raw=True`` gives ``raw_env`` (illegal actions raise)."""
     mod = env_module(name)
+    register_with_pettingzoo()
     return (mod.raw_env if raw else mod.env)(render_mode=render_mode, **variant)
 
 
@@ -47,8 +40,14 @@ def _pz_id(name: str) -> str:
     return f"zerosum/{base}-v{version}"
 
 
-for _name, (_module, _game) in ENVS.items():
-    if _pz_id(_name) not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", _pz_id(_name), entry_point=f"{_module}:env")
+def register_with_pettingzoo() -> None:
+    """Register every env of the registry (yours too, after ``register_env``) with PettingZoo,
+    so ``pettingzoo.make("aec", "zerosum/<game>-v<N>")`` creates it."""
+    for name, (module, _game) in ENVS.items():
+        if _pz_id(name) not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", _pz_id(name), entry_point=f"{module}:env")
 
-__all__ = ["AGENTS", "ENVS", "EnvOrderError", "ZerosumEnv", "env_module", "make"]
+
+register_with_pettingzoo()
+
+__all__ = ["AGENTS", "ENVS", "EnvOrderError", "ZerosumEnv", "env_module", "make", "register_with_pettingzoo"]

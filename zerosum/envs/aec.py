@@ -20,13 +20,14 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from zerosum.games.base import ONGOING, Game, IllegalActionError, State, _check_action_type
+from zerosum.envs.drawing import text_image
+from zerosum.games.kit import Game, IllegalActionError, State, ZerosumError, check_action
 
 AGENTS = ("player_0", "player_1")
 Drawer = Callable[[Game, State], np.ndarray]
 
 
-class EnvOrderError(RuntimeError):
+class EnvOrderError(ZerosumError, RuntimeError):
     """The environment was used out of order (e.g. step before reset)."""
 
 
@@ -40,7 +41,7 @@ class ZerosumEnv(AECEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, game: Game, *, name: str, draw: Drawer, render_mode: str | None = None,
+    def __init__(self, game: Game, *, name: str, draw: Drawer | None = None, render_mode: str | None = None,
                  safe: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -49,7 +50,7 @@ class ZerosumEnv(AECEnv):
         self.game = game
         self.render_mode = render_mode
         self.safe = safe
-        self._draw = draw
+        self._draw = draw or text_image
         self.possible_agents = list(AGENTS)
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, 1, shape=game.observation_shape, dtype=np.int8),
@@ -59,7 +60,6 @@ class ZerosumEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
-        self._moves_buf = np.empty(game.max_moves, dtype=np.int64)
         self.state: State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -88,11 +88,7 @@ class ZerosumEnv(AECEnv):
     def _mask(self) -> np.ndarray:
         """The legal-action mask of the current position, computed once per position."""
         if self._mask_cache is None:
-            g = self.game
-            n = g.kernels.legal(g.params, self.state, self._moves_buf)
-            mask = np.zeros(g.num_actions, dtype=np.int8)
-            mask[self._moves_buf[:n]] = 1
-            self._mask_cache = mask
+            self._mask_cache = self.game.legal_mask(self.state)
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -117,10 +113,10 @@ class ZerosumEnv(AECEnv):
                 raise ValueError(f"{agent} is done; the only valid action is None, got {action!r}")
             self._was_dead_step(action)
             return
-        a = _check_action_type(action, self.game.num_actions)
+        a = check_action(action, self.game.num_actions)
         if not self._mask()[a]:
-            reason = (f"action {a} ({self.game.action_name(a, self.state)}) is not legal; legal: "
-                      f"{self.game._describe_actions(np.flatnonzero(self._mask()), self.state)}")
+            reason = (f"action {a} ({self.game.action_to_string(a, self.state)}) is not legal; legal: "
+                      f"{self.game.describe_actions(np.flatnonzero(self._mask()), self.state)}")
             if not self.safe:
                 raise IllegalActionError(reason)
             self._end_game({agent: -1.0, self._other(agent): 0.0})
@@ -129,17 +125,15 @@ class ZerosumEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         g = self.game
-        child = np.empty_like(self.state)
-        g.kernels.apply(g.params, self.state, a, child)
+        child = g.apply_unchecked(self.state, a)  # the mask said it is legal
         self.state = child
         self._mask_cache = None
         self.num_moves += 1
-        status = g.kernels.status(g.params, child)
-        if status != ONGOING:
+        if g.is_terminal(child):
             r0, r1 = g.returns(child)
             self._end_game({AGENTS[0]: r0, AGENTS[1]: r1})
         else:
-            self.agent_selection = AGENTS[g.kernels.player(g.params, child)]
+            self.agent_selection = AGENTS[g.current_player(child)]
         if self.render_mode == "human":
             self.render()
 

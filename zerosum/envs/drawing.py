@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 BACKGROUND = (236, 217, 180)
 LINE = (60, 45, 30)
@@ -51,4 +51,18 @@ def grid(cells: np.ndarray, cell: int = 48, shade: Sequence[tuple[int, int, tupl
         for c in range(cols):
             if cells[r, c] >= 0:
                 stone(draw, pad + (c + 0.5) * cell, pad + (r + 0.5) * cell, cell * 0.38, int(cells[r, c]))
+    return to_array(img)
+
+
+def text_image(game: object, state: np.ndarray) -> np.ndarray:
+    """The game's text rendering drawn as an image: the rgb_array of a game with no drawer
+    of its own (a user's game before it has one)."""
+    text = game.render(state)  # type: ignore[attr-defined]
+    font = ImageFont.load_default()
+    lines = text.split("\n")
+    left, top, right, bottom = font.getbbox("M")
+    w, h = right - left, bottom - top + 4
+    img, draw = canvas(max(len(line) for line in lines) * w + 2 * w, len(lines) * h + 2 * h)
+    for i, line in enumerate(lines):
+        draw.text((w, h + i * h), line, fill=LINE, font=font)
     return to_array(img)
