@@ -4,7 +4,8 @@
   caches it on disk (see :mod:`zerosum.games.kit.kernels` for the signatures).
 * ``@helper`` compiles a function that kernels inline (no call, no reference counting of
   array arguments): geometry tests, bit tricks, shared rule bodies.
-* ``popcount(x)`` and ``lowest_bit(x)``: one machine instruction each inside kernels.
+* ``popcount(x)`` and ``lowest_bit(x)``: one machine instruction each inside kernels, and
+  plain Python functions outside them (a kernel's ``py_func`` then runs as Python).
 * ``i64(x)``: an unsigned 64-bit constant (a hash multiplier, a mask) as the signed int64
   numba computes with; numba would turn an int >= 2**63 into a float.
 """
@@ -18,7 +19,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
@@ -68,15 +69,43 @@ def _bit_intrinsic(name: str, extra_flag: bool) -> Any:
 
 
 @intrinsic
-def popcount(typingctx: Any, x: Any) -> Any:
-    """Number of set bits of an int64 (one popcnt instruction)."""
+def _ctpop(typingctx: Any, x: Any) -> Any:
     return _bit_intrinsic("llvm.ctpop.i64", False)(typingctx, x)
 
 
 @intrinsic
-def lowest_bit(typingctx: Any, x: Any) -> Any:
-    """Index of the lowest set bit of a nonzero int64 (one tzcnt instruction)."""
+def _cttz(typingctx: Any, x: Any) -> Any:
     return _bit_intrinsic("llvm.cttz.i64", True)(typingctx, x)
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def popcount(x: int) -> int:
+    """Number of set bits of an int64: one popcnt instruction inside kernels, plain Python
+    outside them (so a kernel's ``py_func`` runs as Python, as ``zerosum.testing`` does)."""
+    return bin(int(x) & _MASK64).count("1")
+
+
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a nonzero int64: one tzcnt instruction inside
+    kernels, plain Python outside them."""
+    v = int(x) & _MASK64
+    return (v & -v).bit_length() - 1
+
+
+@overload(popcount, inline="always")
+def _popcount_compiled(x):  # type: ignore[no-untyped-def]  # numba compares it with the lambda's signature
+    if isinstance(x, types.Integer):
+        return lambda x: _ctpop(x)
+    return None
+
+
+@overload(lowest_bit, inline="always")
+def _lowest_bit_compiled(x):  # type: ignore[no-untyped-def]
+    if isinstance(x, types.Integer):
+        return lambda x: _cttz(x)
+    return None
 
 
 __all__ = ["helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount"]
