@@ -1,0 +1,97 @@
+"""Measure one build of zerosum (whichever ``import zerosum`` finds): search nodes/s on the
+bench positions and env() moves/s, printed as one JSON line. Run by vs_previous.py under
+each build; it uses only the API that every version since 0.1.0 has.
+
+    python bench/_probe.py GAME [GAME ...] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+import numpy as np
+
+# game -> (variant, search depth, plies of random opening per bench position, positions)
+CASES = {
+    "tictactoe": ({}, 9, (0, 1, 2), 1),
+    "nim": ({}, 8, (0, 2, 4), 1),
+    "pentago": ({}, 4, (8, 12, 16), 1),
+    "nine_mens_morris": ({}, 6, (0, 12, 30), 1),
+    "halma": ({"size": 10}, 3, (0, 20, 60), 1),
+    "connect_four": ({}, 7, (0, 6, 12), 1),
+}
+
+
+def positions(game, plies: tuple[int, ...], seed: int = 0) -> list[np.ndarray]:
+    """The bench positions: random openings of the given lengths (seeded, the same in every build)."""
+    out = []
+    for n in plies:
+        rnd = random.Random(seed + n)
+        s = game.initial_state()
+        for _ in range(n):
+            if game.is_terminal(s):
+                break
+            legal = game.legal_actions(s)
+            s = game.apply(s, legal[rnd.randrange(len(legal))])
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+def search_rate(name: str, seconds: float) -> dict:
+    from zerosum.games import make_game
+    from zerosum.search import AlphaBeta
+
+    variant, depth, plies, _ = CASES[name]
+    game = make_game(name, **variant)
+    states = positions(game, plies)
+    AlphaBeta(game).search(states[0], depth=1)  # compile / load
+    nodes = 0
+    spent = 0.0
+    t_end = time.perf_counter() + seconds
+    while time.perf_counter() < t_end:
+        for s in states:
+            engine = AlphaBeta(game)
+            t0 = time.perf_counter()
+            r = engine.search(s, depth=depth)
+            spent += time.perf_counter() - t0
+            nodes += r.stats.nodes
+    return {"nodes": nodes, "seconds": spent, "nodes_per_s": nodes / spent}
+
+
+def env_rate(name: str, seconds: float) -> float:
+    from zerosum.envs import make
+
+    variant = CASES[name][0]
+    env = make(f"{name}_v0", **variant)
+    rng = np.random.default_rng(0)
+    moves = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            moves += 1
+    return moves / (time.process_time() - t0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="+", choices=sorted(CASES))
+    ap.add_argument("--seconds", type=float, default=1.0)
+    args = ap.parse_args()
+    out = {}
+    for name in args.games:
+        out[name] = {**search_rate(name, args.seconds), "env_moves_per_s": env_rate(name, args.seconds / 2)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
