@@ -37,9 +37,9 @@ test: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(PY) bench/run_all.py
 
-# numba caches compiled rules next to the sources and the per-game search copies in
-# ~/.cache/zerosum (named by a hash of their sources, so they are never stale); this only
-# frees the disk space. Edit a helper that a kernel in another file calls? Run it too.
+# numba caches compiled rules next to the sources, and the per-game compiled copies (hot
+# calls, search) in ~/.cache/zerosum/compiled, named by a hash of every source they depend
+# on (zerosum/games/kit/specialize.py), so they are never stale: this only frees the disk.
 clean-cache:
 	find zerosum -name '*.nbi' -delete -o -name '*.nbc' -delete
-	rm -rf "$${ZEROSUM_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zerosum}/search"
+	rm -rf "$${ZEROSUM_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zerosum}"
