@@ -15,8 +15,8 @@
    (so both play the very same games): OpenSpiel's C++ game through pyspiel, our Game
    API (``legal_actions`` / ``apply`` / ``is_terminal``; also ``apply_unchecked``), and
    our kernels with reused buffers (target: the Game API at least as fast as pyspiel).
-4. Compiled batch playouts (how MCTS rollouts use the kernels): ``Pentago.random_playouts``
-   and the search engine's generic compiled loop (target >= 2 M moves/s).
+4. Compiled batch playouts (how MCTS rollouts use the kernels): the kit's
+   ``Game.random_playouts`` and the search engine's generic compiled loop (target >= 2 M moves/s).
 5. Through ``env()``: ``agent_iter`` / ``last`` / ``step`` with a random legal action from
    the mask (target >= 30 k moves/s).
 
@@ -39,7 +39,8 @@ import numpy as np
 from _report import emit, headline
 from game_api import interleaved_playouts
 from zerosum.envs import pentago_v0
-from zerosum.games.pentago import LINES, Pentago
+from zerosum.games.pentago import Pentago
+from zerosum.games.pentago.tables import LINES
 from zerosum.search import AlphaBeta
 
 # (moves, seed): the first seed (from 0) whose random playout is not decided within 3 plies
@@ -133,7 +134,7 @@ def bench_compiled_playouts(game: Pentago, games: int) -> dict:
     t = time.process_time()
     r = game.random_playouts(game.initial_state(), games, seed=1)
     dt = time.process_time() - t
-    out["Pentago.random_playouts"] = {"moves": r["moves"], "seconds": dt, "moves_per_s": r["moves"] / dt}
+    out["Game.random_playouts"] = {"moves": r["moves"], "seconds": dt, "moves_per_s": r["moves"] / dt}
     try:
         from zerosum.search import compiled
 
@@ -241,7 +242,7 @@ def main() -> None:
     heads += [
         headline("Pentago random playouts, Game API moves/s vs pyspiel", playouts["game_api"]["moves_per_s"],
                  playouts["openspiel"]["moves_per_s"], ">= 1x"),
-        headline("Pentago compiled batch playouts moves/s", compiled["Pentago.random_playouts"]["moves_per_s"],
+        headline("Pentago compiled batch playouts moves/s", compiled["Game.random_playouts"]["moves_per_s"],
                  None, ">= 2 M"),
         headline("Pentago env() moves/s", env["moves_per_s"], None, ">= 30 k"),
     ]

@@ -9,8 +9,13 @@ from numba import njit
 
 from tests.games.pentago_cases import SCRIPTED_GAMES, WIN_IN_ONE
 from tests.playouts import check_random_playouts, perft
+from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
-from zerosum.games.pentago import CELLS, NUM_ACTIONS, Pentago, _apply, _legal, cell_name, random_playouts
+from zerosum.games.pentago import Pentago, cell_name
+from zerosum.games.pentago.rules import apply as _apply
+from zerosum.games.pentago.rules import legal as _legal
+from zerosum.games.pentago.tables import CELLS, NUM_ACTIONS
+from zerosum.search import WIN
 
 VARIANTS = [True, False]
 VIDS = ["win_before_rotation", "openspiel_rule"]
@@ -94,7 +99,7 @@ def test_scripted_game(case, wbr):
         assert len(g.legal_actions(s)) == 0
         with pytest.raises(GameOverError):
             g.apply(s, 0)
-    assert np.array_equal(g.from_board(case["board"], to_move=int(s[3])), s)
+    assert np.array_equal(g.position(case["board"], to_move=int(s[3])), s)
 
 
 def test_a_winning_placement_makes_its_eight_actions_the_same_move():
@@ -181,8 +186,13 @@ def test_compiled_random_playouts(wbr):
     assert r["p0_wins"] + r["p1_wins"] + r["draws"] == 500
     assert 9 * 500 <= r["moves"] <= 36 * 500
     assert r == g.random_playouts(g.initial_state(), 500, seed=1)
-    t = random_playouts(g.params, g.initial_state(), 10, 2)
-    assert t.sum() - t[0] == 10
+    s = g.initial_state()
+    for name in ("a1 q2 cw", "f6 q0 cw", "b2 q3 ccw", "e5 q0 ccw"):
+        s = g.apply(s, g.string_to_action(name))
+    r = g.random_playouts(s, 10, seed=2)
+    assert r["p0_wins"] + r["p1_wins"] + r["draws"] == 10 and 5 * 10 <= r["moves"] <= 32 * 10
+    won = g.position(["XXXXX.", "......", "......", "OOOO..", "......", "......"])
+    assert g.random_playouts(won, 10, seed=2) == {"moves": 0, "p0_wins": 10, "p1_wins": 0, "draws": 0}
 
 
 # ---- keys, observation, errors, names, rendering --------------------------------------------
@@ -209,7 +219,7 @@ def test_keys_are_exact_and_ignore_move_order():
 
 def test_observation_planes():
     g = Pentago()
-    s = g.from_board(["X.....", "......", "......", "......", "......", ".....O"])
+    s = g.position(["X.....", "......", "......", "......", "......", ".....O"])
     for player in (0, 1):
         obs = g.observation(s, player)
         assert obs.shape == (6, 6, 3) and obs.dtype == np.int8
@@ -261,7 +271,7 @@ def test_render_shows_coordinates_quadrants_and_result():
     text = g.render(s)
     assert "a b c   d e f" in text and "------+------" in text and "O to move" in text
     assert text.splitlines()[5].startswith(" 4  . . X |")
-    won = g.from_board(["XXXXX.", "......", "......", "OOOO..", "......", "......"])
+    won = g.position(["XXXXX.", "......", "......", "OOOO..", "......", "......"])
     assert g.render(won).endswith("X wins")
 
 
@@ -341,15 +351,15 @@ def test_run_heuristic_mapping():
     }
     expected = {1: 1, 3: 4, 4: 7, 6: 11}
     for run, rows in cases.items():
-        assert h(g.params, g.from_board(rows, to_move=0), 0) == expected[run]
+        assert h(g.params, g.position(rows, to_move=0), 0) == expected[run]
     # short diagonals do not count: c1-a3 is only three long
-    s = g.from_board(["..X...", ".X....", "X.....", "......", "......", "......"], to_move=0)
+    s = g.position(["..X...", ".X....", "X.....", "......", "......", "......"], to_move=0)
     assert h(g.params, s, 0) == 1
 
 
 def test_order_hint_puts_wins_then_blocks_first():
     g = Pentago()
-    s = g.from_board(["XXXX..", "......", "......", "OOOO..", "......", "......"])
+    s = g.position(["XXXX..", "......", "......", "OOOO..", "......", "......"])
     moves = g.legal_actions(s)
     scores = np.zeros(len(moves))
     g.kernels.order(g.params, s, moves, len(moves), scores)
@@ -425,17 +435,10 @@ def wins_now(g, s) -> int:
     return int(_wins_now(g.params, s, np.empty(288, np.int64), np.empty(4, np.int64)))
 
 
-@pytest.fixture(scope="module")
-def search():
-    return pytest.importorskip("zerosum.search")
-
-
 @pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
-def test_search_finds_every_win_in_one(search, wbr):
-    from zerosum.search import WIN
-
+def test_search_finds_every_win_in_one(wbr):
     g = Pentago(win_before_rotation=wbr)
-    positions = [g.from_board(c["board"], c.get("to_move")) for c in WIN_IN_ONE if wbr in c["variants"]]
+    positions = [g.position(c["board"], c.get("to_move")) for c in WIN_IN_ONE if wbr in c["variants"]]
     positions += [s for s in random_positions(150, seed=21, wbr=wbr, min_moves=12) if wins_now(g, s)]
     assert len(positions) >= 20
     for s in positions:
@@ -447,9 +450,7 @@ def test_search_finds_every_win_in_one(search, wbr):
 
 
 @pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
-def test_search_finds_every_forced_win_in_two(search, wbr):
-    from zerosum.search import WIN
-
+def test_search_finds_every_forced_win_in_two(wbr):
     g = Pentago(win_before_rotation=wbr)
     found = 0
     for s in random_positions(80, seed=31 + wbr, wbr=wbr, min_moves=14, max_moves=26):
@@ -466,9 +467,7 @@ def test_search_finds_every_forced_win_in_two(search, wbr):
 
 
 @pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
-def test_search_never_misses_a_block(search, wbr):
-    from zerosum.search import WIN
-
+def test_search_never_misses_a_block(wbr):
     g = Pentago(win_before_rotation=wbr)
     checked = 0
     for s in random_positions(150, seed=41 + wbr, wbr=wbr, min_moves=10, max_moves=26):
@@ -493,7 +492,7 @@ def test_search_never_misses_a_block(search, wbr):
 
 
 @pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
-def test_alphabeta_equals_minimax(search, wbr):
+def test_alphabeta_equals_minimax(wbr):
     g = Pentago(win_before_rotation=wbr)
     for i, s in enumerate(random_positions(6, seed=51 + wbr, wbr=wbr, min_moves=4, max_moves=24)):
         for depth in (1, 2):

@@ -60,7 +60,8 @@ import numpy as np
 
 from zerosum.envs.aec import ZerosumEnv
 from zerosum.envs.drawing import grid
-from zerosum.games.pentago import CELLS, SIZE, Pentago
+from zerosum.games.pentago import Pentago
+from zerosum.games.pentago.tables import CELLS, SIZE
 
 NAME = "pentago_v0"
 _SHADE = (222, 198, 156)
