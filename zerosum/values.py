@@ -272,5 +272,5 @@ def variant_game(name: str, variant: Mapping[str, Any] | None = None) -> Game:
         raise VariantError(text if text.startswith("bad variant") else f"bad variant for {name}: {text}") from None
 
 
-__all__ = ["ValueSyntaxError", "available_games", "variant_game", "parse_assignments", "parse_options", "parse_value", "scalar", "split_assignment",
-           "split_top_level"]
+__all__ = ["ValueSyntaxError", "available_games", "parse_assignments", "parse_options", "parse_value", "scalar",
+           "split_assignment", "split_top_level", "variant_game"]

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from zerosum.agents import Agent
-from zerosum.envs import make
 from zerosum.cli.describe import describe_value, join_moves
 from zerosum.cli.play import PlaySession, play_main
+from zerosum.envs import make
 from zerosum.games import make_game
 
 ROOT = Path(__file__).resolve().parents[2]

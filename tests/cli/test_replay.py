@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.cli.test_play import run_cli
 from zerosum.cli.replay import replay_main
 from zerosum.games import make_game
-
-from tests.cli.test_play import run_cli
 
 
 @pytest.fixture(scope="module")

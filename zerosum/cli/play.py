@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 
 from zerosum.agents.base import Agent
 from zerosum.agents.human import HumanAgent
-from zerosum.cli.common import (Parser, UsageError, add_variant, build_agent, build_game, parse_variant, run_command,
-                                silence_stdout)
+from zerosum.cli.common import (
+    Parser, UsageError, add_variant, build_agent, build_game, parse_variant, run_command, silence_stdout,
+)
 from zerosum.cli.describe import describe_search, join_moves
 from zerosum.games import Game, Outcome, State, ZerosumError
 
