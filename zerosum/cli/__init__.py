@@ -1,4 +1,4 @@
-"""The ``zerosum`` command: ``zerosum play | replay | tournament | train``.
+"""The ``zerosum`` command: ``zerosum play | replay | tournament | match | train``.
 
 (The benchmarks run from a checkout with ``make bench``.)
 
@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("zerosum.cli.play", "play a game against an engine in the terminal"),
     "replay": ("zerosum.cli.replay", "show a stored tournament game move by move, or write a GIF"),
     "tournament": ("zerosum.cli.tournament", "run a tournament between agents and report results and search cost"),
+    "match": ("zerosum.cli.match", "is A stronger than B? paired games with a sequential test (SPRT)"),
     "train": ("zerosum.cli.train", "train a learner against search opponents"),
 }
 
