@@ -16,7 +16,7 @@ import sys
 # subcommand -> (module with a main(argv) -> int, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("zerosum.cli.play", "play a game against an engine in the terminal"),
-    "replay": ("zerosum.cli.replay", "show a stored tournament game move by move, or write a GIF"),
+    "replay": ("zerosum.cli.replay", "show a stored tournament or match game move by move, or write a GIF"),
     "tournament": ("zerosum.cli.tournament", "run a tournament between agents and report results and search cost"),
     "match": ("zerosum.cli.match", "is A stronger than B? paired games with a sequential test (SPRT)"),
     "train": ("zerosum.cli.train", "train a learner against search opponents"),

@@ -1,4 +1,4 @@
-"""The tournament database: one SQLite file per tournament (stdlib ``sqlite3``).
+"""The tournament database: one SQLite file per tournament or match (stdlib ``sqlite3``).
 
 Tables::
 
@@ -86,7 +86,7 @@ class StoreError(ZerosumError):
 
 
 class ConfigMismatchError(StoreError, ValueError):
-    """The database holds a tournament with another configuration."""
+    """The database holds games of another configuration (another tournament or match)."""
 
 
 @dataclass(frozen=True)
