@@ -30,6 +30,7 @@ def parser() -> Parser:
     from zerosum.evaluation.sprt_match import DEFAULT_FIXED_GAMES, DEFAULT_SPRT_GAMES
 
     p = Parser(prog="zerosum match", description=__doc__,
+               usage="zerosum match --game GAME A B [--variant KEY=VALUE ...] [--sprt ELO0 ELO1] [options]",
                epilog="Agent specs: random, alphabeta(depth=4), mcts(sims=500), minimax(depth=2), perfect_nim, "
                       "ppo(path=...).")
     p.add_argument("agents", nargs="*", metavar="SPEC", help="agent A, then agent B (the test asks: is A stronger?)")
