@@ -106,4 +106,5 @@ def test_human_agent_reads_moves_and_explains_errors():
     human = HumanAgent(input_fn=lambda prompt: next(answers), output_fn=out.append)
     s = TTT.apply(TTT.initial_state(), 4)  # b2 is taken
     assert human.act(TTT, s) == 0
-    assert out[0].startswith("legal: a1, b1") and "cannot read move 'zz'" in out[1] and "not legal here" in out[2]
+    assert out[0].startswith("legal moves (8 of 8):\n  a1, b1, c1, a2, c2, a3, b3, c3")
+    assert "cannot read move 'zz'" in out[1] and "not legal here" in out[2]

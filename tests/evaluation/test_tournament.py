@@ -14,7 +14,8 @@ import pytest
 
 import zerosum.evaluation.match as match_mod
 from zerosum.agents import AGENTS, Agent, make_agent
-from zerosum.evaluation.cli import parse_variant, tournament_main
+from zerosum.cli.common import UsageError, parse_variant
+from zerosum.cli.tournament import tournament_main
 from zerosum.evaluation.config import ConfigError, build_config, load_config
 from zerosum.evaluation.match import ERROR, ILLEGAL, play_match, random_opening
 from zerosum.evaluation.store import ConfigMismatchError, Store, StoreError
@@ -198,10 +199,10 @@ def test_bad_toml_and_cli_errors(tmp_path, capsys):
     assert tournament_main(["--game", "tictactoe", "--agents", "random", "mcts(sims=-1)",
                             "--output", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert "error" in err and "mcts(sims=-1)" in err and not (tmp_path / "x").exists()
+    assert err.startswith("zerosum tournament: ") and "mcts(sims=-1)" in err and not (tmp_path / "x").exists()
     assert tournament_main([]) == 2 and "--config" in capsys.readouterr().err
-    assert parse_variant(["piles=[3,4,5]", "misere=on", "x=1,2"]) == {"piles": [3, 4, 5], "misere": True, "x": [1, 2]}
-    with pytest.raises(ConfigError, match="key=value"):
+    assert parse_variant(["piles=[3,4,5]", "misere=on", "x=1,2"]) == {"piles": (3, 4, 5), "misere": True, "x": (1, 2)}
+    with pytest.raises(UsageError, match="key=value"):
         parse_variant(["misere"])
 
 

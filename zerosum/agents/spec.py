@@ -7,8 +7,10 @@ A spec is a name with optional keyword arguments::
     mcts(sims=500, rollout=greedy)
     perfect_nim
 
-Values are ints, floats, booleans (on/off, true/false, yes/no), ``none``, or bare words
-and paths (``lines``, ``runs/ttt/model.zip``); quote a value that holds a comma.
+Option values follow the one value grammar of :mod:`zerosum.values`: ints, floats,
+booleans (on/off, true/false, yes/no), ``none``, lists in brackets (``[64, 64]``), bare
+words and paths (``lines``, ``runs/ttt/model.zip``), a nested spec
+(``noisy(base=alphabeta(depth=2), epsilon=0.1)``); quote a value that holds a comma.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
 from zerosum.agents.search import AlphaBetaAgent, MCTSAgent, MinimaxAgent, PerfectNimAgent
 from zerosum.games.base import ZerosumError
+from zerosum.values import ValueSyntaxError, parse_options
 
 
 class AgentSpecError(ZerosumError, ValueError):
@@ -48,53 +51,19 @@ def register_agent(name: str, factory: Callable[..., Agent], options: tuple[str,
 
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
-_ARG = re.compile(r"""\s*([A-Za-z_]\w*)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
-
-
-def _value(text: str) -> Any:
-    t = text.strip()
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "\"'":
-        return t[1:-1]
-    low = t.lower()
-    if low in ("on", "true", "yes"):
-        return True
-    if low in ("off", "false", "no"):
-        return False
-    if low == "none":
-        return None
-    for conv in (int, float):
-        try:
-            return conv(t)
-        except ValueError:
-            pass
-    if not t:
-        raise AgentSpecError("an option has an empty value")
-    return t
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``name(key=value, ...)`` into the name and its options."""
+    """Split ``name(key=value, ...)`` into the name and its options (values as in :mod:`zerosum.values`)."""
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string such as 'alphabeta(depth=3)'; got {spec!r}")
     m = _SPEC.match(spec)
     if not m:
         raise AgentSpecError(f"malformed agent spec {spec!r}: write name or name(key=value, ...)")
-    name, body = m.group(1), (m.group(2) or "").strip()
-    options: dict[str, Any] = {}
-    pos = 0
-    while pos < len(body):
-        a = _ARG.match(body, pos)
-        if not a or a.end() == pos:
-            raise AgentSpecError(f"malformed agent spec {spec!r} at {body[pos:]!r}: options are key=value, separated by commas")
-        key = a.group(1)
-        if key in options:
-            raise AgentSpecError(f"option {key!r} given twice in {spec!r}")
-        try:
-            options[key] = _value(a.group(2))
-        except AgentSpecError as exc:
-            raise AgentSpecError(f"malformed agent spec {spec!r}: {exc}") from None
-        pos = a.end()
-    return name, options
+    try:
+        return m.group(1), parse_options(m.group(2) or "")
+    except ValueSyntaxError as exc:
+        raise AgentSpecError(f"malformed agent spec {spec!r}: {exc}") from None
 
 
 def make_agent(spec: str | Agent, rng=None) -> Agent:

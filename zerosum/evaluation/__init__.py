@@ -9,11 +9,16 @@
     out = run_tournament(cfg)            # results/<game>-<hash>/: tournament.sqlite, report.md, plots/, CSV
     print(out.summary.standings()[0])
 
+    from zerosum.evaluation import sprt  # is A stronger than B? game pairs until a sequential test decides
+    print(sprt("tictactoe", "alphabeta(depth=9)", "random", elo0=0, elo1=50).summary())
+
 Modules: ``evaluate`` (one policy against opponents), ``match`` (one recorded game), ``tournament`` (schedule, validation, the run),
 ``store`` (SQLite, ``Store(path).game_record(id)``), ``stats`` and ``ratings`` (Wilson
 intervals, Bradley-Terry/Elo with bootstrap, openskill, search cost), ``report`` and
 ``plots`` (terminal tables, Markdown, PNG), ``backends`` (inline, processes, Ray),
-``config`` (TOML and options), ``cli`` (``zerosum tournament``). Names below load lazily.
+``config`` (TOML and options), ``sprt_match`` (``sprt``: a match of game pairs under a sequential
+test) and ``gsprt`` (its statistics: the pentanomial GSPRT, Elo with intervals, a simulator).
+The command lines are in :mod:`zerosum.cli`. Names below load lazily.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ _EXPORTS = {
     "wilson_interval": "stats", "bradley_terry": "ratings", "bootstrap_ratings": "ratings",
     "openskill_ratings": "ratings",
     "evaluate": "evaluate", "EvaluationReport": "evaluate", "EvaluationError": "evaluate",
+    "sprt": "sprt_match", "SprtResult": "sprt_match", "SprtStatus": "sprt_match",
+    "Sprt": "gsprt", "SprtError": "gsprt", "elo_estimate": "gsprt",
 }
 
 __all__ = sorted(_EXPORTS)

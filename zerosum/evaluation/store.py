@@ -1,4 +1,4 @@
-"""The tournament database: one SQLite file per tournament (stdlib ``sqlite3``).
+"""The tournament database: one SQLite file per tournament or match (stdlib ``sqlite3``).
 
 Tables::
 
@@ -86,7 +86,7 @@ class StoreError(ZerosumError):
 
 
 class ConfigMismatchError(StoreError, ValueError):
-    """The database holds a tournament with another configuration."""
+    """The database holds games of another configuration (another tournament or match)."""
 
 
 @dataclass(frozen=True)
@@ -204,8 +204,8 @@ class Store:
                 diffs = [f"{k}: stored {old.get(k)!r}, now {fingerprint.get(k)!r}"
                          for k in sorted(set(old) | set(fingerprint)) if old.get(k) != fingerprint.get(k)]
                 raise ConfigMismatchError(
-                    f"{str(self.path)!r} holds a tournament with another configuration ({'; '.join(diffs)}); "
-                    "games of different tournaments are never mixed: choose another output path or delete that file")
+                    f"{str(self.path)!r} holds games of another configuration ({'; '.join(diffs)}); games of "
+                    "different tournaments or matches are never mixed: choose another output path or delete that file")
             with conn:
                 conn.execute("INSERT OR REPLACE INTO config VALUES ('config', ?)", (json.dumps(config, sort_keys=True),))
             return True
@@ -298,6 +298,25 @@ class Store:
             pairing=pairing, game_index=index, seed=seed, opening=opening_actions,
             actions=opening_actions + [a for a, _ in moves], moves=names + [m for _, m in moves],
             result=result, winner=winner, termination=termination, error=error, traceback=tb)
+
+    def game_moves(self, game_id: int) -> list[dict[str, Any]]:
+        """The agents' moves of one game, by ply: ply, player, action, move, time, nodes, depth,
+        value and pv (a list of readable moves, or None); the opening's plies have no row."""
+        cur = self.conn.execute("SELECT ply, player, action, move, time, nodes, depth, value, pv FROM moves"
+                                " WHERE game_id = ? ORDER BY ply", (int(game_id),))
+        cols = [d[0] for d in cur.description]
+        rows = [dict(zip(cols, r)) for r in cur]
+        for row in rows:
+            try:
+                row["pv"] = json.loads(row["pv"]) if row["pv"] else None
+            except ValueError:  # a hand-edited database: the move is still worth showing
+                row["pv"] = None
+        return rows
+
+    def scores(self) -> list[tuple[int, int, int, float]]:
+        """(pairing, game index, seat-0 agent id, seat-0 score) of every finished game, by id."""
+        return [(p, k, s0, float(x)) for p, k, s0, x in
+                self.conn.execute("SELECT pairing, game_index, seat0, score0 FROM games ORDER BY id")]
 
     def games(self) -> list[dict[str, Any]]:
         """Every game as a dict of its columns (agent ids in seat0/seat1), by id."""

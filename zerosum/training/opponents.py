@@ -220,20 +220,10 @@ def as_source(opponent: str | Agent | OpponentSource) -> OpponentSource:
 
 
 def split_specs(text: str) -> list[str]:
-    """Split ``"random, alphabeta(depth=1, tt=on)"`` at the commas outside parentheses."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch in ",;" and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur).strip())
-    return [s for s in out if s]
+    """Split ``"random, alphabeta(depth=1, tt=on)"`` at the commas (or ';') outside parentheses and quotes."""
+    from zerosum.values import split_top_level
+
+    return split_top_level(text)
 
 
 __all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "NoisyAgent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]

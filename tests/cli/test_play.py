@@ -1,4 +1,4 @@
-"""``zerosum play`` and ``zerosum replay``: the CLI driven through a pipe as a person would type.
+"""``zerosum play``: the CLI driven through a pipe as a person would type.
 
 The interactive tests read the program's output up to each prompt, keep their own copy
 of the game from what the engine says it played, and choose what to type from that, so
@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from zerosum.agents import Agent
+from zerosum.cli.describe import describe_value, join_moves
+from zerosum.cli.play import PlaySession, play_main
 from zerosum.envs import make
 from zerosum.games import make_game
-from zerosum.play import PlaySession, describe_value, join_moves, parse_value, parse_variant, play_main, replay_main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "your move> "
 GAME_OVER = "Enter to leave> "
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
@@ -266,75 +267,7 @@ def test_bad_arguments_through_the_command():
     assert r.returncode == 2 and r.stderr == "zerosum replay: no tournament database at 'no/such.sqlite'\n"
 
 
-def test_values_and_variants_from_text():
-    assert parse_value("3,4,5") == (3, 4, 5) and parse_value("(2,)") == (2,) and parse_value("[1, 2]") == (1, 2)
-    assert parse_value("true") is True and parse_value("off") is False and parse_value("none") is None
-    assert parse_value("0.5") == 0.5 and parse_value("8") == 8 and parse_value("lines") == "lines"
-    assert parse_variant(["piles=3,4,5", "misere=yes"]) == {"piles": (3, 4, 5), "misere": True}
+def test_values_and_moves_in_words():
     assert describe_value(0.0) == "+0" and describe_value(-0.0) == "+0"
     assert describe_value(1_000_000.0 - 3) == "win in 3 plies" and describe_value(-(1_000_000.0 - 1)) == "loss in 1 ply"
     assert join_moves(["b2", "a1"]) == "b2 a1" and join_moves(["c4 q2 cw", "a1 q0 ccw"]) == "c4 q2 cw, a1 q0 ccw"
-
-
-# ---- replay -------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def stored(tmp_path_factory):
-    """A tournament database with one tic-tac-toe game (2 opening plies) written by the Store."""
-    from zerosum.agents import make_agent
-    from zerosum.evaluation.match import play_match
-    from zerosum.evaluation.store import GameTask, Store
-
-    path = tmp_path_factory.mktemp("replay") / "t.sqlite"
-    specs = ["alphabeta(depth=2)", "mcts(sims=30)"]
-    game = make_game("tictactoe")
-    store = Store(path)
-    store.init({"game": "tictactoe", "variant": {}}, {"game": "tictactoe"}, [(s, s) for s in specs], [(0, 1), (1, 0)])
-    opening = [8, 3]
-    match = play_match(game, [make_agent(specs[0], 1), make_agent(specs[1], 2)], opening)
-    game_id = store.add_game(GameTask(0, 0, (0, 1), 7, tuple(opening)), match)
-    store.close()
-    return path, game_id, match
-
-
-def test_replay_as_text(stored, capsys):
-    path, game_id, match = stored
-    assert replay_main([str(path), str(game_id)]) == 0
-    out = capsys.readouterr().out
-    game = make_game("tictactoe")
-    state = game.initial_state()
-    assert "player 0: alphabeta(depth=2)" in out and "opening: the first 2 moves" in out
-    assert "1. player 0 (opening) c3" in out and "2. player 1 (opening) a2" in out
-    for i, a in enumerate(match.actions, start=1):
-        state = game.apply(state, a)
-        assert f"{i}. player" in out and game.render(state) in out
-    assert "3. player 0 (alphabeta(depth=2)) " in out and "nodes " in out
-    assert f"Result: {match.result}" in out
-
-
-def test_replay_gif_has_one_frame_per_move_plus_the_start(stored, tmp_path):
-    from PIL import Image, ImageSequence
-
-    path, game_id, match = stored
-    gif = tmp_path / "game.gif"
-    r = run_cli("replay", str(path), str(game_id), "--gif", str(gif), "--fps", "4")
-    assert r.returncode == 0, r.stderr
-    n = len(match.actions) + 1
-    assert r.stdout.strip() == f"wrote {gif}: {n} frames (the start position and {n - 1} moves)"
-    with Image.open(gif) as im:
-        frames = [f.copy() for f in ImageSequence.Iterator(im)]
-    assert len(frames) == n
-
-
-@pytest.mark.parametrize(("argv", "message"), [
-    (["{db}", "99"], "no game with id 99"),
-    (["{db}", "one"], "a game id is an integer; got 'one'"),
-    (["{db}", "1", "--fps", "0"], "--fps must be a positive number"),
-    (["{db}", "1", "--gif", "/no/such/dir/x.gif"], "cannot write '/no/such/dir/x.gif'"),
-    (["{db}"], "the following arguments are required: game_id"),
-    ([__file__, "1"], "is not a usable SQLite database"),
-])
-def test_bad_replay_arguments_are_one_line_errors(stored, argv, message, capsys):
-    argv = [a.format(db=stored[0]) for a in argv]
-    assert replay_main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("zerosum replay: ") and message in err and err.count("\n") == 1, err

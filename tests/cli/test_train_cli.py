@@ -53,6 +53,19 @@ def test_train_end_to_end(tmp_path):
     assert np.mean(results) > 0  # 3000 steps already beat random on average
 
 
+def test_train_takes_the_variant_grammar_of_every_command(tmp_path):
+    out = tmp_path / "nim"
+    proc = zerosum("--game", "nim", "--variant", "misere=true", "piles=3,4,5", "--opponent", "random", "--steps", "64",
+                   "--n-envs", "2", "--n-steps", "32", "--batch-size", "32", "--eval-games", "2", "--out", str(out),
+                   "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["steps"] >= 64
+    assert json.loads((out / "model.json").read_text())["variant"] == {"misere": True, "piles": [3, 4, 5]}
+    proc = zerosum("--game", "nim", "--variant", "colour=red", "--out", str(tmp_path / "y"), cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("zerosum train: bad variant for nim: unknown key(s) colour")
+    assert "allowed: piles" in proc.stderr and not (tmp_path / "y").exists()
+
+
 def test_train_recipe_overrides_and_errors(tmp_path):
     proc = zerosum("--game", "chess", "--steps", "10", "--out", str(tmp_path / "x"), cwd=tmp_path)
     assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr
@@ -63,7 +76,7 @@ def test_train_recipe_overrides_and_errors(tmp_path):
 
 
 def test_config_from_args():
-    from zerosum.training.cli import config_from_args, parser
+    from zerosum.cli.train import config_from_args, parser
 
     ns = parser().parse_args(["--recipe", "tictactoe", "--steps", "10", "--lr", "0.01", "--variant", "x=(1, 2)",
                               "--curriculum", "random; alphabeta(depth=1, tt=on)", "--net-arch", "32,32"])

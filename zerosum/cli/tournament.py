@@ -10,54 +10,25 @@ Running the same command again resumes: finished games are kept, the rest are pl
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
+from collections.abc import Sequence
 
-from zerosum.evaluation.config import BACKENDS, ConfigError, build_config, load_config
-from zerosum.games.base import ZerosumError
-
-
-def parse_variant(items: list[str] | None) -> dict[str, Any] | None:
-    """``key=value`` pairs: JSON values (``[3,4,5]``, ``true``, ``2``), on/off, a,b,c lists, or text."""
-    if not items:
-        return None
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--variant takes key=value pairs (e.g. misere=true piles=[3,4,5]); got {item!r}")
-        out[key.strip()] = _variant_value(text.strip())
-    return out
+from zerosum.cli.common import Parser, add_variant, build_game, parse_variant, run_command
+from zerosum.evaluation.config import BACKENDS, ConfigError, TournamentConfig, build_config, load_config
 
 
-def _variant_value(text: str) -> Any:
-    low = text.lower()
-    if low in ("on", "yes", "true"):
-        return True
-    if low in ("off", "no", "false"):
-        return False
-    try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    if "," in text:
-        return [_variant_value(t.strip()) for t in text.strip("()").split(",") if t.strip()]
-    return text
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The argument parser (also documents every option)."""
-    p = argparse.ArgumentParser(
-        prog="zerosum tournament", formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = Parser(
+        prog="zerosum tournament",
         description="Play every pair of agents in both seats from varied openings; store every game and move "
-                    "in SQLite; report W/D/L with 95%% intervals, Elo and openskill ratings, and search cost.",
+                    "in SQLite; report W/D/L with 95% intervals, Elo and openskill ratings, and search cost.",
         epilog="Command-line options override the config file (for every tournament it holds).\n"
                "Agent specs: random, minimax(depth=2), alphabeta(depth=4, heuristic=lines, tt=on), "
                "mcts(sims=500), perfect_nim, ...")
     p.add_argument("--config", help="TOML file with one tournament or several [[tournament]] tables")
     p.add_argument("--game", help="game name (zerosum.games.GAMES)")
-    p.add_argument("--variant", nargs="+", metavar="KEY=VALUE", help="rule variant, e.g. misere=true")
+    add_variant(p)
     p.add_argument("--agents", nargs="+", metavar="SPEC", help="agent spec strings (at least two)")
     p.add_argument("--games", type=int, dest="games_per_pairing", help="games per ordered pairing (default 2)")
     p.add_argument("--opening-plies", type=int, help="random plies before the agents play (default 2)")
@@ -77,10 +48,13 @@ _OPTION_KEYS = ("game", "variant", "agents", "games_per_pairing", "opening_plies
                 "address", "output", "name")
 
 
-def configs_from_args(args: argparse.Namespace) -> list:
+def configs_from_args(args: argparse.Namespace) -> list[TournamentConfig]:
     """The tournaments the arguments describe (config file with overrides, or options alone)."""
     options = {k: getattr(args, k) for k in _OPTION_KEYS}
-    options["variant"] = parse_variant(args.variant)
+    options["variant"] = parse_variant(args.variant) or None
+    if options["variant"] and args.game:  # checked, and read as the game reads it (piles=5 is one pile)
+        game = build_game(args.game, options["variant"])
+        options["variant"] = {k: game.variant[k] for k in options["variant"]}
     if args.config:
         return load_config(args.config, options)
     if not args.game:
@@ -89,45 +63,38 @@ def configs_from_args(args: argparse.Namespace) -> list:
     return [build_config({k: v for k, v in options.items() if v is not None}, "command line")]
 
 
-def tournament_main(argv: list[str] | None = None) -> int:
-    """Entry point of ``zerosum tournament``; returns the exit code (2 for bad input)."""
-    args = build_parser().parse_args(argv)
+def tournament_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``zerosum tournament``; returns the exit code (2 for bad input, before any game)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return run_command("zerosum tournament", lambda: _run(build_parser().parse_args(argv)))
+
+
+def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     # A pipe or a log file gets wide tables instead of rich's default 80 columns.
     console = Console() if sys.stdout.isatty() else Console(width=160)
-    err = Console(stderr=True)
 
     def note(text: str) -> None:
         console.print(text, markup=False, highlight=False)
 
     from zerosum.evaluation.tournament import prepare_all, run_tournament
 
-    try:
-        preps = prepare_all(configs_from_args(args), note)
-        if not preps:
-            raise ConfigError("no tournament left to run (every game named is unavailable)")
-    except (ZerosumError, ValueError, ImportError) as exc:
-        err.print(f"zerosum tournament: error: {exc}", markup=False, highlight=False)
-        return 2
+    preps = prepare_all(configs_from_args(args), note)
+    if not preps:
+        raise ConfigError("no tournament left to run (every game named is unavailable)")
     outcomes = []
-    try:
-        for prep in preps:
-            out = run_tournament(prep, progress=not args.quiet, plots=not args.no_plots, console=console, note=note,
-                                 bootstrap=args.bootstrap)
-            outcomes.append(out)
-            if not args.quiet:
-                from zerosum.evaluation.report import print_summary
+    for prep in preps:
+        out = run_tournament(prep, progress=not args.quiet, plots=not args.no_plots, console=console, note=note,
+                             bootstrap=args.bootstrap)
+        outcomes.append(out)
+        if not args.quiet:
+            from zerosum.evaluation.report import print_summary
 
-                print_summary(out.summary, console)
-            rate = f", {out.played / out.seconds:.1f} games/s" if out.played and out.seconds > 0 else ""
-            note(f"{out.config.label}: {out.played} games played now, {out.summary.games} stored "
-                 f"in {out.seconds:.1f} s{rate}")
-    except (ZerosumError, ValueError, ImportError) as exc:
-        err.print(f"zerosum tournament: error: {exc}", markup=False, highlight=False)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+            print_summary(out.summary, console)
+        rate = f", {out.played / out.seconds:.1f} games/s" if out.played and out.seconds > 0 else ""
+        note(f"{out.config.label}: {out.played} games played now, {out.summary.games} stored "
+             f"in {out.seconds:.1f} s{rate}")
     note("")
     note("Where the results are (each directory also holds games.csv, moves.csv, summary.json and plots/):")
     width = max(len(o.config.label) for o in outcomes)

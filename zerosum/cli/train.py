@@ -4,7 +4,7 @@
     zerosum train --recipe tictactoe --out runs/ttt
     zerosum train --game pentago --curriculum "random; alphabeta(depth=1); alphabeta(depth=2)" --out runs/pentago
     zerosum train --game tictactoe --self-play --steps 200000 --out runs/ttt_sp
-    zerosum train --game nim --variant piles=3,4,5 --algo ppo --out runs/nim
+    zerosum train --game nim --variant misere=true piles=3,4,5 --algo ppo --out runs/nim
 
 Options left out keep the recipe's (or the default) value. The checkpoint is written to
 OUT/model.zip with OUT/model.json; tournaments load it as ``ppo(path=OUT/model.zip)``.
@@ -13,26 +13,37 @@ OUT/model.zip with OUT/model.json; tournaments load it as ``ppo(path=OUT/model.z
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from zerosum.agents.learned import ALGOS, OBS_FORMATS
-from zerosum.training.opponents import split_specs
+from zerosum.cli.common import VARIANT_HELP, Parser, UsageError, build_game, parse_variant, run_command
+from zerosum.values import ValueSyntaxError, parse_assignments, parse_value, split_top_level
 
 S = argparse.SUPPRESS
 
 
-def _kv(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        v = ast.literal_eval(value.strip())
-    except (ValueError, SyntaxError):
-        v = value.strip()
-    return key.strip(), v
+def _specs(text: str) -> list[str]:
+    specs = split_top_level(text)
+    if not specs:
+        raise argparse.ArgumentTypeError(f"no agent spec in {text!r}")
+    return specs
+
+
+def _numbers(kind: type, what: str) -> Any:
+    """An argparse type: a list of ``kind`` in the value grammar (``64,64`` or ``[64, 64]``)."""
+    def read(text: str) -> list[Any]:
+        try:
+            value = parse_value(text)
+        except ValueSyntaxError as exc:
+            raise argparse.ArgumentTypeError(f"{what} {text!r}: {exc}") from None
+        items = list(value) if isinstance(value, tuple) else [value]
+        if not items or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items):
+            raise argparse.ArgumentTypeError(f"{what} {text!r}: give numbers such as 64,64")
+        return [kind(x) for x in items]
+    return read
 
 
 def _seat(text: str) -> int | str:
@@ -44,11 +55,8 @@ def _seat(text: str) -> int | str:
 
 
 def _arch(text: str) -> tuple[int, ...]:
-    try:
-        arch = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        arch = ()
-    if not arch or min(arch) < 1:
+    arch = tuple(_numbers(int, "net arch")(text))
+    if min(arch) < 1:
         raise argparse.ArgumentTypeError(f"net arch {text!r}: give layer widths such as 64,64")
     return arch
 
@@ -57,14 +65,13 @@ def parser() -> argparse.ArgumentParser:
     """The argument parser of ``zerosum train`` (every option defaults to the recipe's value)."""
     from zerosum.training.recipes import RECIPES
 
-    p = argparse.ArgumentParser(prog="zerosum train", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=S)
+    p = Parser(prog="zerosum train", description=__doc__, argument_default=S)
     p.add_argument("--recipe", choices=sorted(RECIPES), help="start from a named recipe's settings")
     p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
-    p.add_argument("--variant", type=_kv, action="append", metavar="KEY=VALUE", help="a rule variant (repeatable)")
-    p.add_argument("--opponent", type=split_specs, metavar="SPECS",
+    p.add_argument("--variant", action="extend", nargs="+", metavar="KEY=VALUE", help=VARIANT_HELP)
+    p.add_argument("--opponent", type=_specs, metavar="SPECS",
                    help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'; several (';'): a mixture")
-    p.add_argument("--curriculum", type=split_specs, metavar="SPECS",
+    p.add_argument("--curriculum", type=_specs, metavar="SPECS",
                    help="opponents in order, separated by ';' or commas outside parentheses")
     p.add_argument("--threshold", type=float, help="curriculum: advance at this win rate (default 0.8)")
     p.add_argument("--window", type=int, help="curriculum: over this many episodes (default 500)")
@@ -76,7 +83,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--algo", choices=ALGOS, help="default maskable_ppo")
     p.add_argument("--steps", type=int, help="learner steps (default 50000)")
     p.add_argument("--max-seconds", type=float, help="stop after this much training time (evaluation excluded)")
-    p.add_argument("--opponent-weights", type=lambda t: [float(x) for x in t.split(",")], metavar="W1,W2",
+    p.add_argument("--opponent-weights", type=_numbers(float, "weights"), metavar="W1,W2",
                    help="weights of a mixture of opponents given to --opponent")
     p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")
     p.add_argument("--vec", choices=("dummy", "subproc"), help="in-process (default) or subprocess envs")
@@ -91,12 +98,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--n-epochs", type=int, help="PPO: epochs per rollout")
     p.add_argument("--ent-coef", type=float, help="PPO: entropy bonus")
     p.add_argument("--gamma", type=float, help="discount")
-    p.add_argument("--algo-kwarg", type=_kv, action="append", metavar="KEY=VALUE",
-                   help="any other SB3 argument of the algorithm (repeatable)")
+    p.add_argument("--algo-kwarg", action="extend", nargs="+", metavar="KEY=VALUE",
+                   help="any other SB3 arguments of the algorithm, KEY=VALUE ... (values as for --variant)")
     p.add_argument("--seed", type=int, help="default 0")
     p.add_argument("--threads", type=int, help="torch threads (default 1: fastest for tiny nets on 2 cores)")
     p.add_argument("--eval-every", type=int, help="steps between evaluations (0: only at the end)")
-    p.add_argument("--eval-opponents", type=split_specs, metavar="SPECS", help="opponents to evaluate against")
+    p.add_argument("--eval-opponents", type=_specs, metavar="SPECS", help="opponents to evaluate against")
     p.add_argument("--eval-games", type=int, help="evaluation games per opponent and seat (default 50)")
     p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")
     p.add_argument("--out", help="output directory (default runs/train)")
@@ -117,14 +124,17 @@ def config_from_args(ns: argparse.Namespace) -> Any:
     args = vars(ns).copy()
     name = args.pop("recipe", None)
     args.pop("json", None)
-    algo_kwargs = dict(args.pop("algo_kwarg", []))
+    try:
+        algo_kwargs = parse_assignments(args.pop("algo_kwarg", []), "--algo-kwarg")
+    except ValueSyntaxError as exc:
+        raise UsageError(str(exc)) from None
     for flag, key in _ALGO_FLAGS.items():
         if flag in args:
             algo_kwargs[key] = args.pop(flag)
     if algo_kwargs:
         args["algo_kwargs"] = algo_kwargs
     if "variant" in args:
-        args["variant"] = dict(args["variant"])
+        args["variant"] = parse_variant(args["variant"])
     if "opponent" in args and len(args["opponent"]) == 1:
         args["opponent"] = args["opponent"][0]
     if "self_play" in args:
@@ -132,24 +142,41 @@ def config_from_args(ns: argparse.Namespace) -> Any:
     return recipe(name, **args) if name else TrainConfig(**args)
 
 
-def train_main(argv: list[str] | None = None) -> int:
-    """Entry point of ``zerosum train``; returns the exit code."""
-    ns = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    as_json = getattr(ns, "json", False)
+def _checked_variant(game: str, variant: dict[str, Any]) -> dict[str, Any]:
+    """The variant checked against the game (or env) before torch loads, read as the game reads it."""
+    from zerosum.games.registry import ENVS
+
+    built = build_game(ENVS[game][1] if game in ENVS else game, variant)
+    return {k: built.variant[k] for k in variant}
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``zerosum train``; returns the exit code (1: a missing extra, 2: bad input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     from zerosum.agents.learned import MissingExtraError
-    from zerosum.games.base import ZerosumError
+
+    def body() -> int:
+        try:
+            return _run(parser().parse_args(argv))
+        except MissingExtraError as exc:
+            print(f"zerosum train: {exc}", file=sys.stderr)
+            return 1
+
+    return run_command("zerosum train", body)
+
+
+def _run(ns: argparse.Namespace) -> int:
+    import dataclasses
+
+    as_json = getattr(ns, "json", False)
+    cfg = config_from_args(ns)
+    cfg = dataclasses.replace(cfg, variant=_checked_variant(cfg.game, cfg.variant))
+    from zerosum.training.train import train
 
     try:
-        cfg = config_from_args(ns)
-        from zerosum.training.train import train
-
         result = train(cfg)
-    except MissingExtraError as exc:
-        print(f"zerosum train: {exc}", file=sys.stderr)
-        return 1
-    except (ZerosumError, ValueError, TypeError) as exc:
-        print(f"zerosum train: error: {exc}", file=sys.stderr)
-        return 2
+    except TypeError as exc:  # a bad --algo-kwarg reaches SB3's constructor
+        raise UsageError(str(exc)) from None
     summary = {"checkpoint": str(result.checkpoint) if result.checkpoint else None, "steps": result.steps,
                "seconds": round(result.seconds, 2), "steps_per_second": round(result.steps_per_second),
                "eval_seconds": round(result.eval_seconds, 2), "training_outcomes": result.outcomes,
