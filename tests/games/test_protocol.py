@@ -8,27 +8,15 @@ import numpy as np
 import pytest
 
 from zerosum.games import GAMES, make_game
+from zerosum.testing import random_positions
 
 SMALL = {"halma": {"size": 8}}
-
-
-def _positions(game, plies: int, seed: int) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    s = game.initial_state()
-    out = [s]
-    for _ in range(plies):
-        if game.is_terminal(s):
-            break
-        legal = game.legal_actions(s)
-        s = game.apply(s, legal[rng.integers(len(legal))])
-        out.append(s)
-    return out
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_other_layouts_give_the_same_answers(name):
     game = make_game(name, **SMALL.get(name, {}))
-    for s in _positions(game, 30, seed=3):
+    for s in [game.initial_state(), *random_positions(game, 30, seed=3, max_plies=30, terminal=True)]:
         strided = np.zeros(2 * len(s), np.int64)[::2]
         strided[:] = s
         frozen = s.copy()

@@ -2,32 +2,17 @@
 
 import itertools
 
-import numpy as np
 import pytest
 
 from zerosum.games import GameOverError, Heuristic, make_game
 from zerosum.games.tictactoe import LINES
 from zerosum.search import WIN, AlphaBeta, alphabeta, minimax
+from zerosum.testing import random_positions
 
 TTT = make_game("tictactoe")
 NIM = make_game("nim")
 FLAGS = ("tt", "tt_move", "hint", "killers", "history")
 COMBOS = [dict(zip(FLAGS, bits), tt_size=1 << 12) for bits in itertools.product([False, True], repeat=len(FLAGS))]
-
-
-def random_positions(game, count, seed, max_plies):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, max_plies + 1))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            s = game.apply(s, int(legal[rng.integers(len(legal))]))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
 
 
 def test_tictactoe_values_and_node_counts():
