@@ -48,11 +48,13 @@ def rotate(b, r):  # pragma: no cover - compiled
 
 @kernel(PLAYER)
 def player(params, s):  # pragma: no cover - compiled
+    """The player to move (stored in the state)."""
     return s[S_TO_MOVE]
 
 
 @kernel(STATUS)
 def status(params, s):  # pragma: no cover - compiled
+    """The outcome code (stored in the state by ``apply``)."""
     return s[S_STATUS]
 
 
@@ -86,6 +88,8 @@ def is_legal(params, s, a):  # pragma: no cover - compiled
 
 @kernel(APPLY)
 def apply(params, s, a, child):  # pragma: no cover - compiled
+    """Place, then (unless the placement wins at once under win_before_rotation) turn, then
+    look for fives: both is a draw, one side wins for that side, a full board is a draw."""
     p = s[S_TO_MOVE]
     me = s[p] | (1 << (a >> 3))
     op = s[1 - p]
