@@ -1,75 +1,75 @@
-"""The Game API's hot calls through zerosum.games._native (numba cfuncs called from C) and
-through numba's entry points (where the C module was not built) are the same calls: equal
-answers on every position of random games, and the same refusals (None, so that the
-generic path answers) for anything that is not a plain state or an int action in range."""
+"""The Game API's hot calls, built by the kit for every game: through zerosum.games._native
+(numba cfuncs from the hot template, called from C) and through numba's entry points
+(where the C module was not built) they are the same calls: equal answers on every
+position of random games, and the same refusals (None, so that the generic path answers)
+for anything that is not a plain state or an int action in range."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from zerosum.games import base
-from zerosum.games import nine_mens_morris as morris
-from zerosum.games import pentago
+from zerosum.games import GAMES, make_game
+from zerosum.games.kit import hot
 
-# the games whose hot calls go through the C module, with their variants and rules ints
-GAMES = {
-    "nine_mens_morris": (morris, morris.NineMensMorris, morris.MAX_MOVES, lambda g: morris.pack_rules(g.params)),
-    "pentago": (pentago, pentago.Pentago, pentago.NUM_ACTIONS, lambda g: int(g.params[0])),
-}
 VARIANTS = [
+    ("tictactoe", {}), ("nim", {}), ("nim", {"piles": (2, 3), "misere": True}),
     ("nine_mens_morris", {}), ("nine_mens_morris", {"protect_mills": False}),
     ("nine_mens_morris", {"flying": False}), ("nine_mens_morris", {"no_return": True, "max_turns": 40}),
     ("pentago", {}), ("pentago", {"win_before_rotation": False}),
+    ("halma", {"size": 8}), ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 5, "x_in_row": 3}),
 ]
+SMALL = {"halma": {"size": 8}}
 
 
 def _both(name, **variant):
-    module, cls, max_moves, rules_of = GAMES[name]
-    game = cls(**variant)
-    rules = rules_of(game)
-    native = base._native.Calls(module.native_legal.address, module.native_apply.address,
-                                module.native_apply_checked.address, module.STATE_SIZE, max_moves,
-                                module.NUM_ACTIONS, rules)
-    compiled = base.EntryPointCalls(module.api_legal, module.api_apply, module.api_apply_checked,
-                                    module.STATE_SIZE, max_moves, module.NUM_ACTIONS, rules)
+    game = make_game(name, **variant)
+    native = hot.hot_calls(game.kernels, game.params, game.state_size, game.max_moves, game.num_actions)
+    compiled = hot.EntryPointCalls(game.kernels, game.params, game.state_size, game.max_moves, game.num_actions)
     return game, native, compiled
+
+
+def test_every_game_is_covered():
+    assert {name for name, _ in VARIANTS} == set(GAMES)
 
 
 def test_the_c_module_is_built_and_used():
     # `make test` installs the package with its C module; a machine without a compiler runs
     # zerosum without it (the games fall back to numba's entry points), but not this suite.
-    assert base._native is not None, "zerosum.games._native was not built: is a C compiler installed?"
-    assert base.native_available()
-    for _, cls, _, _ in GAMES.values():
-        assert isinstance(cls()._calls, base._native.Calls)
+    assert hot._native is not None, "zerosum.games._native was not built: is a C compiler installed?"
+    assert hot.native_available()
+    for name in GAMES:
+        assert isinstance(make_game(name, **SMALL.get(name, {}))._calls, hot._native.Calls)
 
 
 def test_it_can_be_switched_off(monkeypatch):
     monkeypatch.setenv("ZEROSUM_NATIVE", "0")
-    assert not base.native_available()
-    for _, cls, _, _ in GAMES.values():
-        assert isinstance(cls()._calls, base.EntryPointCalls)
+    assert not hot.native_available()
+    for name in GAMES:
+        assert isinstance(make_game(name, **SMALL.get(name, {}))._calls, hot.EntryPointCalls)
 
 
 @pytest.mark.parametrize("name, variant", VARIANTS, ids=str)
 def test_native_and_entry_points_agree_over_random_games(name, variant):
     game, native, compiled = _both(name, **variant)
-    num_actions = GAMES[name][0].NUM_ACTIONS
+    step = max(1, game.num_actions // 60)
     rng = np.random.default_rng(7)
-    positions = 0
-    for _ in range(30):
+    positions = games = 0
+    while positions <= 500 or games < 5:
+        games += 1
         s = game.initial_state()
         while True:
             legal = native.legal(s)
             assert np.array_equal(legal, compiled.legal(s))
             assert legal.dtype == np.int64 and legal.flags.c_contiguous
+            assert native.status(s) == compiled.status(s) == int(game.outcome(s))
+            assert native.terminal(s) is compiled.terminal(s) is (len(legal) == 0)
+            assert native.player(s) == compiled.player(s)
             if len(legal) == 0:
-                assert game.is_terminal(s)
                 break
-            # every action, legal or not: the checked apply accepts exactly the legal ones
-            for a in range(0, num_actions, 7):
-                got, want = native.apply(s, a), compiled.apply(s, a)
+            # actions legal or not: the checked apply accepts exactly the legal ones
+            for a in [*range(0, game.num_actions, step), *legal[:5]]:
+                got, want = native.apply(s, int(a)), compiled.apply(s, int(a))
                 assert (got is None) == (want is None) == (a not in legal)
                 if got is not None:
                     assert np.array_equal(got, want)
@@ -82,43 +82,50 @@ def test_native_and_entry_points_agree_over_random_games(name, variant):
     assert positions > 500
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_what_the_fast_path_refuses(name):
-    game, native, compiled = _both(name)
-    num_actions = GAMES[name][0].NUM_ACTIONS
+    game, native, compiled = _both(name, **SMALL.get(name, {}))
     s = game.initial_state()
     strided = np.zeros(2 * len(s), np.int64)[::2]
     strided[:] = s
+    a = int(game.legal_actions(s)[0])
     for calls in (native, compiled):
         for bad in (s[:-1], np.concatenate([s, s]), np.stack([s, s]), s.astype(np.int32), list(s), None):
             assert calls.legal(bad) is None
-            assert calls.apply(bad, 0) is None
-            assert calls.apply_unchecked(bad, 0) is None
-        for action in (-1, num_actions, 2**70, True, 1.0, "0", np.int32(0)):
+            assert calls.apply(bad, a) is None
+            assert calls.apply_unchecked(bad, a) is None
+            assert calls.status(bad) is None and calls.terminal(bad) is None and calls.player(bad) is None
+        for action in (-1, game.num_actions, 2**70, True, 1.0, "0", np.int32(0)):
             assert calls.apply(s, action) is None
             assert calls.apply_unchecked(s, action) is None
         # a strided view is refused too; the generic path answers it the same
-        assert calls.legal(strided) is None and calls.apply(strided, 0) is None
+        assert calls.legal(strided) is None and calls.apply(strided, a) is None
     assert np.array_equal(game.legal_actions(strided), game.legal_actions(s))
-    assert np.array_equal(game.apply(strided, 0), game.apply(s, 0))
+    assert np.array_equal(game.apply(strided, a), game.apply(s, a))
+    assert game.is_terminal(strided) == game.is_terminal(s)
+    assert game.current_player(strided) == game.current_player(s)
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_results_are_new_arrays(name):
-    game, native, _ = _both(name)
+    game, native, _ = _both(name, **SMALL.get(name, {}))
     s = game.initial_state()
     first, second = native.legal(s), native.legal(s)
     first[:] = -1
     assert np.array_equal(second, game.legal_actions(s)) and second.min() >= 0
-    child = native.apply(s, 5)
+    child = native.apply(s, int(second[0]))
     child[:] = 0
     assert np.array_equal(s, game.initial_state())
 
 
 def test_a_bad_construction_is_refused():
+    params = np.zeros(1, np.int64)
     with pytest.raises(ValueError, match="function addresses"):
-        base._native.Calls(0, 0, 0, 13, 64, 600, 0)
+        hot._native.Calls(0, 0, 0, 0, 0, params, 13, 64, 600)
+    with pytest.raises(TypeError, match="params"):
+        hot._native.Calls(1, 2, 3, 4, 5, [0], 13, 64, 600)
     with pytest.raises(TypeError):
-        base._native.Calls(1, 2)
-    uninitialised = base._native.Calls.__new__(base._native.Calls)
+        hot._native.Calls(1, 2)
+    uninitialised = hot._native.Calls.__new__(hot._native.Calls)
     assert uninitialised.legal(np.zeros(13, np.int64)) is None
+    assert uninitialised.status(np.zeros(13, np.int64)) is None

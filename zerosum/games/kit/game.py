@@ -221,8 +221,9 @@ class Game:
         if a not in legal:
             if self._status(self.params, plain) != ONGOING:
                 raise GameOverError(f"the game is over ({self.outcome(plain).name}); no action is legal")
-            raise IllegalActionError(f"action {a} ({self.action_to_string(a, plain)}) is not legal here; legal: "
-                                     f"{self.describe_actions(legal, plain)}")
+            why = self.illegal_reason(a, plain)
+            raise IllegalActionError(f"action {a} ({self.action_to_string(a, plain)}) is not legal here"
+                                     f"{': ' + why if why else ''}; legal: {self.describe_actions(legal, plain)}")
         return self.apply_unchecked(plain, a)
 
     def apply_unchecked(self, state: State, action: Action) -> State:
@@ -326,6 +327,11 @@ class Game:
     def position(self, *args: Any, **kwargs: Any) -> State:
         """A state from a readable description; raises PositionError saying what is wrong."""
         raise PositionError(f"{self.name} has no position builder")
+
+    def illegal_reason(self, action: Action, state: State) -> str:
+        """Why ``action`` is not legal in the unfinished ``state``, in a few words for the
+        error message (e.g. "c4 is occupied"); "" when the list of legal moves says enough."""
+        return ""
 
     def describe_actions(self, actions: Sequence[int] | np.ndarray, state: State | None = None,
                          limit: int = 24) -> str:

@@ -179,6 +179,10 @@ class Pentago(Game):
                 f"wins at once (win_before_rotation=True); write e.g. '{t} q0 cw'")
         raise IllegalActionError(f"cannot read move {text!r}: write {_FORMS}")
 
+    def illegal_reason(self, action: int, state: State) -> str:
+        """The one reason a move of an unfinished game is illegal: its cell is occupied."""
+        return f"{cell_name(int(action) >> 3)} is occupied"
+
     def render(self, state: State) -> str:
         """The board with coordinates and quadrant borders; X is player 0, O player 1."""
         s = self._plain(state)
