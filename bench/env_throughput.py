@@ -1,4 +1,5 @@
-"""Random games through PettingZoo's AEC loop: zerosum's envs against PettingZoo's tictactoe_v3.
+"""Random games through PettingZoo's AEC loop: zerosum's envs against PettingZoo's tictactoe_v3
+and connect_four_v3.
 
 Both run the same loop (env.last(), a uniformly random legal action from the mask, step)
 with the same seeds, through env() (the safe, wrapped env) and raw_env().
@@ -58,11 +59,17 @@ def main() -> None:
 
     cases = [("tictactoe", "zerosum tictactoe_v0", lambda: make("tictactoe_v0"), lambda: make("tictactoe_v0", raw=True)),
              ("tictactoe", "pettingzoo tictactoe_v3", tictactoe_v3.env, tictactoe_v3.raw_env)]
-    for name in ("nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0"):
+    for name in ("nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0", "connect_four_v0"):
         from zerosum.envs import ENVS
 
         if name in ENVS:
             cases.append((ENVS[name][1], f"zerosum {name}", lambda n=name: make(n), lambda n=name: make(n, raw=True)))
+    try:
+        from pettingzoo.classic import connect_four_v3  # its module imports pygame
+    except ImportError:
+        pass
+    else:
+        cases.append(("connect_four", "pettingzoo connect_four_v3", connect_four_v3.env, connect_four_v3.raw_env))
     factories = [f for _, _, safe, raw in cases for f in (safe, raw)]
     rates = interleaved(factories, args.seconds)
     rows = [{"game": game, "env": label, "env() moves/s": rates[2 * i], "raw_env() moves/s": rates[2 * i + 1]}
@@ -71,6 +78,10 @@ def main() -> None:
     peer = rows[1]["env() moves/s"]
     for r in rows[:2]:
         r["vs pettingzoo env()"] = r["env() moves/s"] / peer
+    c4 = {r["env"]: r["env() moves/s"] for r in rows if r["game"] == "connect_four"}
+    for r in rows:
+        if r["game"] == "connect_four" and "pettingzoo connect_four_v3" in c4:
+            r["vs pettingzoo env()"] = r["env() moves/s"] / c4["pettingzoo connect_four_v3"]
     emit("env_throughput", rows, ["env", "env() moves/s", "raw_env() moves/s", "vs pettingzoo env()"],
          {"ratio_env_tictactoe": ours / peer, "target_ratio": 3.0,
           "headline": [headline("tictactoe env() random playouts, moves/s (vs PettingZoo tictactoe_v3 env())",

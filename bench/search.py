@@ -76,7 +76,8 @@ def ttt_solves(repeat: int) -> list[dict]:
 def nodes_per_second(repeat: int) -> list[dict]:
     """The same search with a compiled heuristic and with its plain-Python twin (py_func)."""
     rows = []
-    cases = [("tictactoe", {}, 4, "lines"), ("nim", {"piles": (3, 4, 5, 6)}, 6, "nim_sum")]
+    cases = [("tictactoe", {}, 4, "lines"), ("nim", {"piles": (3, 4, 5, 6)}, 6, "nim_sum"),
+             ("connect_four", {}, 7, "threats")]
     for game_name, variant, depth, h in cases:
         g = make_game(game_name, **variant)
         s = g.initial_state()
