@@ -28,7 +28,7 @@ def wrap_moves(names: Sequence[str], width: int = 78) -> str:
 
 def legal_moves_text(game: Game, state: State, prefix: str = "") -> str:
     """``legal moves (N of M):`` and the legal moves' names (those starting with ``prefix``)."""
-    names = [game.action_name(int(a), state) for a in game.legal_actions(state)]
+    names = [game.action_to_string(int(a), state) for a in game.legal_actions(state)]
     shown = [n for n in names if n.lower().startswith(prefix.lower())] if prefix else names
     head = f"legal moves{f' starting with {prefix!r}' if prefix else ''} ({len(shown)} of {len(names)}):"
     return head + ("\n" + wrap_moves(shown) if shown else "")

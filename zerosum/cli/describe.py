@@ -36,7 +36,7 @@ def pv_text(game: Game, state: State, pv: Sequence[int]) -> str:
         a = int(a)
         if game.is_terminal(s) or a not in set(int(x) for x in game.legal_actions(s)):
             break
-        names.append(game.action_name(a, s))
+        names.append(game.action_to_string(a, s))
         s = game.apply_unchecked(s, a)
     return join_moves(names) if names else "-"
 

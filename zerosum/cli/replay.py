@@ -61,7 +61,7 @@ class Replay:
         before = self.states[ply - 1]
         mover = self.game.current_player(before)
         who = "opening" if ply <= self.opening else self.agents[mover]
-        return f"{ply}. player {mover} ({who}) {self.game.action_name(self.actions[ply - 1], before)}"
+        return f"{ply}. player {mover} ({who}) {self.game.action_to_string(self.actions[ply - 1], before)}"
 
     def final_words(self) -> str:
         """The stored result in words (a forfeit says why)."""

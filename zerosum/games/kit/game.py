@@ -105,6 +105,17 @@ class Game:
     heuristics: ClassVar[Mapping[str, Heuristic]] = MappingProxyType({})
     default_heuristic: ClassVar[str] = ZERO.name
 
+    # set once by __init__ (the game is frozen after it)
+    variant: Mapping[str, Any]
+    params: np.ndarray
+    initial: np.ndarray
+    spec: GameSpec
+    num_actions: int
+    max_moves: int
+    max_game_length: int
+    observation_shape: tuple[int, ...]
+    state_size: int
+
     # ---- declaration ------------------------------------------------------------------
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -285,7 +296,7 @@ class Game:
         if key == ZERO.name:
             return ZERO
         raise ValueError(f"unknown heuristic {key!r} for {self.name}; available: "
-                         f"{', '.join(sorted({*self.heuristics, ZERO.name}))}")
+                         f"{sorted({*self.heuristics, ZERO.name})}")
 
     def random_playouts(self, state: State, games: int, seed: int = 0) -> dict[str, int]:
         """``games`` uniformly random games from ``state`` in compiled code: moves and results."""
