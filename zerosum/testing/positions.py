@@ -52,8 +52,8 @@ def random_lines(game: Game, count: int, seed: int | np.random.Generator = 0, *,
 
 
 def perft(game: Game, state: State, depth: int) -> int:
-    """The number of move sequences of exactly ``depth`` plies from ``state`` (a finished
-    game ends a sequence early: it counts once)."""
+    """The number of move sequences of exactly ``depth`` plies from ``state`` (sequences
+    that finish the game sooner are not counted), as chess engines count them."""
     if depth == 0:
         return 1
     legal = game.legal_actions(state)
