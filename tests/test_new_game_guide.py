@@ -22,7 +22,7 @@ from zerosum.games import ENVS, GAMES, make_game
 from zerosum.testing import check_game, check_heuristic
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "new-game.md"
-FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 @dataclass(frozen=True)
