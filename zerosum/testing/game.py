@@ -12,7 +12,7 @@ from zerosum.games.kit import GameOverError, IllegalActionError, Outcome
 from zerosum.games.kit.game import Game, State
 from zerosum.testing.positions import fail, random_lines
 
-ILLEGAL_SAMPLES = 8
+ILLEGAL_SAMPLES = 4
 """In-range illegal actions tried at each position (besides -1 and num_actions)."""
 
 
