@@ -22,14 +22,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("zerosum.cli.train", "train a learner against search opponents"),
 }
 
-USAGE = "usage: zerosum COMMAND [options]   (zerosum COMMAND --help for its options)\n\ncommands:\n" + "\n".join(
-    f"  {name:<11} {desc}" for name, (_, desc) in COMMANDS.items()
-)
+USAGE = ("usage: zerosum [--import MODULE ...] COMMAND [options]   (zerosum COMMAND --help for its options)\n\n"
+         "commands:\n" + "\n".join(f"  {name:<11} {desc}" for name, (_, desc) in COMMANDS.items())
+         + "\n\n--import MODULE  import a module first (e.g. one that registers a game of your own)")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Dispatch to a subcommand; returns the process exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    while args and args[0] == "--import":
+        if len(args) < 2:
+            print("zerosum: --import needs a module name, e.g. --import mypackage.mygame", file=sys.stderr)
+            return 2
+        try:
+            importlib.import_module(args[1])
+        except ImportError as exc:
+            print(f"zerosum: --import {args[1]}: {exc}", file=sys.stderr)
+            return 2
+        args = args[2:]
     if not args or args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

@@ -4,6 +4,15 @@ Both are plain data (``"module:Class"`` paths and module names), so nothing is i
 until a game or env is asked for, and ``zerosum.games`` knows the env names without
 importing PettingZoo. A user's game joins with :func:`register_game`; its environment
 with :func:`register_env` (``zerosum.envs`` then registers it with PettingZoo too).
+
+An installed package can make its games known to every zerosum program, the command
+line included, with an entry point in the group ``zerosum.games`` naming a module that
+registers them on import (or a Game subclass)::
+
+    [project.entry-points."zerosum.games"]
+    hexapawn = "hexapawn"
+
+and ``zerosum --import MODULE COMMAND ...`` imports a module first for one command.
 """
 
 from __future__ import annotations
@@ -56,8 +65,29 @@ def register_env(env_name: str, module: str, game: str, *, replace: bool = False
     ENVS[env_name] = (module, game)
 
 
+_PLUGINS_LOADED = False
+
+
+def load_plugins() -> None:
+    """Load the ``zerosum.games`` entry points of installed packages (once)."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points
+
+    from zerosum.games.kit.game import Game
+
+    for ep in entry_points(group="zerosum.games"):
+        obj = ep.load()
+        if isinstance(obj, type) and issubclass(obj, Game) and obj.name not in GAMES:
+            register_game(obj.name, obj)
+
+
 def game_class(name: str) -> type[Game]:
     """The Game subclass registered under ``name``."""
+    if name not in GAMES:
+        load_plugins()
     try:
         entry = GAMES[name]
     except KeyError:
