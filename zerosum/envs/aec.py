@@ -21,13 +21,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from zerosum.games.base import ONGOING, Game, IllegalActionError, State, _check_action_type
+from zerosum.games.kit.errors import ZerosumError
 
 AGENTS = ("player_0", "player_1")
 Drawer = Callable[[Game, State], np.ndarray]
 
 
-class EnvOrderError(RuntimeError):
-    """The environment was used out of order (e.g. step before reset)."""
+class EnvOrderError(ZerosumError, RuntimeError):
+    """The environment was used out of order (e.g. step before reset); a RuntimeError too."""
 
 
 class ZerosumEnv(AECEnv):
