@@ -82,9 +82,9 @@ def resolve_game(env: Any, variant: Mapping[str, Any] | None = None) -> tuple[st
 
 
 def _env_name(game_name: str) -> str:
-    from zerosum.agents.learned import env_name_for
+    from zerosum.games.registry import env_name
 
-    return env_name_for(game_name) or game_name
+    return env_name(game_name) or game_name
 
 
 # ---- the policy -----------------------------------------------------------------------------------
