@@ -1,37 +1,55 @@
-"""Where tournament games are played: in this process, in local worker processes, or on Ray.
+"""Where games are played: in this process, in local worker processes, or on Ray.
 
-Every backend runs the same pure function, :func:`play_task`, on plain data (the game,
-its variant, the agent specs and one :class:`GameTask`), and hands the finished games
-back to the caller, which alone writes the store. A game depends only on its task (the
-agents are built fresh from their specs and seeded from the game's seed), so every
+Tournaments, :func:`zerosum.evaluate` and matches hand a backend the same two things: a
+payload (the game, the agents' names, and each agent as a spec string or as an Agent
+object held in memory) and :class:`GameTask` s. Every backend runs the same pure function,
+:func:`play_task`, on each task and yields the finished games back to the caller, which
+alone writes any store. A game depends only on its task (the agents are built fresh from
+their specs, or copied from the objects, and seeded from the game's seed), so every
 backend and any number of workers give the same games for the same seeds.
 
 Worker processes use the ``forkserver`` start method where the platform has it (else
 ``spawn``): no forked copies of the parent's threads or locks; the server imports zerosum
-once, and numba loads the compiled kernels from its on-disk cache.
+once, and numba loads the compiled kernels from its on-disk cache. Agents held in memory
+(a lambda, a function typed into a notebook, a model never saved) cannot be re-imported
+in a fresh process: running them is a capability a backend declares with ``in_memory``.
+The inline backend has it; the process backend has it where the platform can fork (its
+workers are then forked and inherit the objects, torch held to one thread in each, as
+PyTorch's own DataLoader workers are); Ray has not. :func:`make_backend` picks what can
+run a payload.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
+import queue
 import signal
+import sys
+import time
 import traceback
+import warnings
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
+from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
+from zerosum.games.base import Game
 
 Payload = Mapping[str, Any]
-"""{"game": name, "variant": {...}, "names": [agent names], "specs": [agent specs]}."""
+"""{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""
 
-_GAMES: dict[str, Any] = {}
+_GAMES: dict[str, Game] = {}
 
 
-def _game(payload: Payload):
+def _game(payload: Payload) -> Game:
+    if isinstance(payload["game"], Game):
+        return payload["game"]
     from zerosum.games import make_game
 
     key = repr((payload["game"], sorted(payload["variant"].items())))
@@ -41,21 +59,33 @@ def _game(payload: Payload):
     return g
 
 
+def holds_objects(payload: Payload) -> bool:
+    """True when some agent of the payload is an object held in memory rather than a spec string."""
+    return any(not isinstance(spec, str) for spec in payload["specs"])
+
+
 def agent_rng(seed: int, seat: int) -> np.random.Generator:
     """The random generator of the agent in ``seat`` of the game with ``seed``."""
     return np.random.default_rng(np.random.SeedSequence([seed, seat]))
 
 
-_PROTOTYPES: dict[str, Any] = {}
+_PROTOTYPES: dict[str, Agent] = {}
 
 
-def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
-    """A new agent for one game, as ``make_agent(spec, rng)`` builds it.
+def fresh_agent(spec: str | Agent, rng: np.random.Generator) -> Agent:
+    """A new agent for one game, as ``make_agent(spec, rng)`` builds it, or a copy of an Agent.
 
     It is a copy (``Agent.spawn``) of an unused agent built once per process (loading a checkpoint
     once, not per game); nothing a previous game left in an agent (a transposition table,
-    say) reaches the next one, so a game does not depend on which worker plays it.
+    say) reaches the next one, so a game does not depend on which worker plays it. An
+    Agent object that cannot be copied is reseeded and reused (``play_match`` resets it).
     """
+    if not isinstance(spec, str):
+        try:
+            return spec.spawn(rng)
+        except Exception:  # noqa: BLE001 - an agent that cannot be copied is reused
+            spec.seed(rng)
+            return spec
     from zerosum.agents import make_agent
 
     proto = _PROTOTYPES.get(spec)
@@ -68,7 +98,7 @@ def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
 
 
 def play_task(payload: Payload, task: GameTask) -> tuple[GameTask, MatchResult]:
-    """Play one tournament game from plain data: fresh agents, seeded from the task."""
+    """Play one game from its task: fresh agents in the task's seats, seeded from the task."""
     game = _game(payload)
     names = tuple(payload["names"][i] for i in task.seats)
     agents = []
@@ -89,6 +119,7 @@ class InlineBackend:
     """Plays the games one after another in this process (one worker)."""
 
     name = "inline"
+    in_memory = True
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
         """Yield each finished game."""
@@ -104,16 +135,23 @@ def _init_worker(payload: Payload) -> None:
     global _WORKER_PAYLOAD
     _WORKER_PAYLOAD = payload
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    if "torch" in sys.modules:  # one thread per worker: the workers are the parallelism
+        sys.modules["torch"].set_num_threads(1)
 
 
-def _play_in_worker(task: GameTask) -> tuple[GameTask, MatchResult]:
+def _play_batch(tasks: list[GameTask]) -> tuple[float, list[tuple[GameTask, MatchResult]]]:
     if _WORKER_PAYLOAD is None:
-        raise RuntimeError("worker started without a tournament payload")
-    return play_task(_WORKER_PAYLOAD, task)
+        raise RuntimeError("worker started without a payload")
+    start = time.perf_counter()
+    played = [play_task(_WORKER_PAYLOAD, task) for task in tasks]
+    return time.perf_counter() - start, played
 
 
-def _context() -> mp.context.BaseContext:
-    if "forkserver" in mp.get_all_start_methods():
+def _context(fork: bool) -> mp.context.BaseContext:
+    methods = mp.get_all_start_methods()
+    if fork and "fork" in methods:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["zerosum.evaluation.backends", "zerosum.agents"])
         return ctx
@@ -121,27 +159,65 @@ def _context() -> mp.context.BaseContext:
 
 
 class ProcessBackend:
-    """Local worker processes (a multiprocessing pool); results come back to the parent."""
+    """Local worker processes (a multiprocessing pool); results come back to the parent.
+
+    Games go to the workers in batches of about :data:`BATCH_SECONDS` of play, so that
+    games of a millisecond do not spend their time in messages: one game at a time until
+    a batch has been timed, and one at a time for games longer than that.
+    """
 
     name = "process"
+    in_memory = "fork" in mp.get_all_start_methods()
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
-        """Yield each finished game as soon as a worker returns it."""
+        """Yield each finished game as soon as its batch returns."""
         tasks = list(tasks)
         if not tasks:
             return
         n = max(1, min(self.workers, len(tasks)))
-        pool = _context().Pool(n, initializer=_init_worker, initargs=(dict(payload),))
-        yield from drain(pool, _play_in_worker, tasks)
+        pool = _context(fork=holds_objects(payload)).Pool(n, initializer=_init_worker, initargs=(dict(payload),))
+        yield from drain(pool, tasks, n)
 
 
-def drain(pool: Any, fn: Any, tasks: list[Any]) -> Iterator[Any]:
-    """Yield ``fn(task)`` from the pool's workers as each finishes; the pool is always shut down."""
+BATCH_SECONDS = 0.05
+"""The playing time a process worker is sent at once (estimated from the last batch)."""
+
+
+def drain(pool: Any, tasks: list[GameTask], workers: int) -> Iterator[tuple[GameTask, MatchResult]]:
+    """Yield every task's game from the pool's workers as each batch finishes; the pool is always shut down.
+
+    Two batches per worker are in flight, so a worker never waits for the parent; a batch
+    holds as many games as fit :data:`BATCH_SECONDS` at the last batch's pace, and never
+    more than a share of what is left, so the workers finish together.
+    """
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    todo = deque(tasks)
+    in_flight, per_game = 0, None
+
+    def submit() -> None:
+        nonlocal in_flight
+        size = 1 if per_game is None else int(BATCH_SECONDS / max(per_game, 1e-6))
+        size = max(1, min(size, len(todo) // (2 * workers)))
+        pool.apply_async(_play_batch, ([todo.popleft() for _ in range(min(size, len(todo)))],),
+                         callback=done.put, error_callback=done.put)
+        in_flight += 1
+
     try:
-        yield from pool.imap_unordered(fn, tasks, chunksize=1)
+        while todo and in_flight < 2 * workers:
+            submit()
+        while in_flight:
+            item = done.get()
+            in_flight -= 1
+            if isinstance(item, BaseException):
+                raise item
+            seconds, played = item
+            per_game = seconds / len(played)
+            while todo and in_flight < 2 * workers:
+                submit()
+            yield from played
         pool.close()
     finally:
         pool.terminate()
@@ -172,6 +248,7 @@ class RayBackend:
     """
 
     name = "ray"
+    in_memory = False  # the payload travels by pickle to the cluster's processes
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         self.workers, self.address = workers, address
@@ -213,11 +290,30 @@ class RayBackend:
                 ray.shutdown()
 
 
-def make_backend(name: str, workers: int, address: str | None = None) -> InlineBackend | ProcessBackend | RayBackend:
-    """The backend by name: ``process`` (inline for one worker) or ``ray``."""
-    if name == "ray":
-        return RayBackend(workers, address)
-    if name == "process":
-        return InlineBackend() if workers <= 1 else ProcessBackend(workers)
-    raise ValueError(f"unknown backend {name!r}; allowed: process, ray")
+def _pickles(payload: Payload) -> bool:
+    try:
+        pickle.dumps(dict(payload))
+    except Exception:  # noqa: BLE001 - lambdas, closures, live handles
+        return False
+    return True
 
+
+def make_backend(name: str, workers: int, address: str | None = None, *,
+                 payload: Payload | None = None) -> InlineBackend | ProcessBackend | RayBackend:
+    """The backend by name: ``process`` (inline for one worker) or ``ray``.
+
+    Given the ``payload``, agents held in memory go to a backend without the ``in_memory``
+    capability only if they pickle; otherwise the games are played in this process (with
+    a RuntimeWarning saying why).
+    """
+    if name == "ray":
+        backend: InlineBackend | ProcessBackend | RayBackend = RayBackend(workers, address)
+    elif name == "process":
+        backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
+    else:
+        raise ValueError(f"unknown backend {name!r}; allowed: process, ray")
+    if payload is not None and holds_objects(payload) and not backend.in_memory and not _pickles(payload):
+        warnings.warn(f"the {backend.name} backend cannot run agents held in memory here and these do not pickle "
+                      "(a lambda, a closure, a live handle); playing in this process", RuntimeWarning, stacklevel=2)
+        return InlineBackend()
+    return backend
