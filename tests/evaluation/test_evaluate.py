@@ -214,24 +214,43 @@ def test_process_workers_get_short_games_in_batches(monkeypatch):
     """One game at a time until a batch is timed, then BATCH_SECONDS' worth, shrinking near the end."""
     from zerosum.evaluation import backends
 
+    monkeypatch.setattr(backends, "BATCH_SECONDS", 0.05)
+    assert backends.batch_size(None, 1000, 2) == 1  # not timed yet
+    assert backends.batch_size(0.001, 1000, 2) == 50  # 1 ms games: 50 ms of play
+    assert backends.batch_size(0.001, 100, 2) == 25  # a quarter of what is left, with two workers
+    assert backends.batch_size(0.001, 3, 2) == 1
+    assert backends.batch_size(2.0, 1000, 2) == 1  # long games one by one
+    assert backends.batch_size(1e-9, 10**6, 2) == backends.MAX_BATCH
+
     sizes = []
 
-    class Pool:  # plays each batch at once, as if every game took 1 ms
-        def apply_async(self, fn, args, callback, error_callback):
-            (batch,) = args
+    class Worker:  # a worker process's end of the pipe: plays what it is sent at 1 ms a game
+        def __init__(self):
+            self.sent = []
+
+        def send(self, batch):
             sizes.append(len(batch))
-            callback((0.001 * len(batch), [(task, None) for task in batch]))
+            self.sent.append(batch)
 
-        def close(self):
-            pass
+        def recv(self):
+            batch = self.sent.pop(0)
+            return 0.001 * len(batch), [(task, None) for task in batch]
 
-        terminate = join = close
+    workers = [Worker(), Worker()]
+    monkeypatch.setattr(backends, "wait", lambda conns: [c for c in conns if c.sent][:1])
+    out = [task for task, _ in backends.drain(workers, list(range(300)))]
+    assert sorted(out) == list(range(300)) and sum(sizes) == 300
+    assert sizes[:4] == [1, 1, 1, 1] and max(sizes) == 50 and sizes[-1] == 1
 
-    monkeypatch.setattr(backends, "BATCH_SECONDS", 0.01)
-    out = [task for task, _ in backends.drain(Pool(), list(range(200)), workers=2)]
-    assert sorted(out) == list(range(200)) and sum(sizes) == 200
-    assert sizes[:4] == [1, 1, 1, 1] and max(sizes) == 10 and sizes[-1] == 1
-    assert all(s == min(10, max(1, (200 - sum(sizes[:i])) // 4)) for i, s in enumerate(sizes) if i >= 4)
+
+def test_a_worker_that_fails_stops_the_run_with_its_error():
+    from zerosum.evaluation.backends import ProcessBackend
+    from zerosum.evaluation.store import GameTask
+
+    payload = {"game": "tictactoe", "variant": {}, "names": ["a", "b"], "specs": ["random", "random"]}
+    bad = [GameTask(0, k, (0, 1), k, (0, 1, 3, 4, 6)) for k in range(3)]  # the opening already ends the game
+    with pytest.raises(ValueError, match="already ends the game"):
+        list(ProcessBackend(2).run(payload, bad))
 
 
 def test_module_doctest():

@@ -21,10 +21,10 @@ run a payload.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import pickle
-import queue
 import signal
 import sys
 import time
@@ -32,6 +32,7 @@ import traceback
 import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ import numpy as np
 from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
-from zerosum.games.base import Game
+from zerosum.games.base import Game, ZerosumError
 
 Payload = Mapping[str, Any]
 """{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""
@@ -128,23 +129,27 @@ class InlineBackend:
 
 
 # ---- local worker processes -------------------------------------------------------------
-_WORKER_PAYLOAD: Payload | None = None
+class WorkerError(ZerosumError, RuntimeError):
+    """A worker process died, or failed with an error that could not be sent back."""
 
 
-def _init_worker(payload: Payload) -> None:
-    global _WORKER_PAYLOAD
-    _WORKER_PAYLOAD = payload
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+def _worker(conn: Connection, payload: Payload) -> None:
+    """A worker process: play each batch of tasks it is sent, send back (seconds, games); None stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
     if "torch" in sys.modules:  # one thread per worker: the workers are the parallelism
         sys.modules["torch"].set_num_threads(1)
-
-
-def _play_batch(tasks: list[GameTask]) -> tuple[float, list[tuple[GameTask, MatchResult]]]:
-    if _WORKER_PAYLOAD is None:
-        raise RuntimeError("worker started without a payload")
-    start = time.perf_counter()
-    played = [play_task(_WORKER_PAYLOAD, task) for task in tasks]
-    return time.perf_counter() - start, played
+    while (batch := conn.recv()) is not None:
+        start = time.perf_counter()
+        try:
+            played = [play_task(payload, task) for task in batch]
+        except Exception as exc:  # noqa: BLE001 - a bug outside play_task's guard: the parent raises it
+            exc.add_note(f"raised in a worker process:\n{traceback.format_exc()}")
+            try:
+                conn.send(exc)
+            except Exception:  # noqa: BLE001 - an exception that does not pickle
+                conn.send(WorkerError(f"a worker process failed: {type(exc).__name__}: {exc}"))
+            continue
+        conn.send((time.perf_counter() - start, played))
 
 
 def _context(fork: bool) -> mp.context.BaseContext:
@@ -159,11 +164,12 @@ def _context(fork: bool) -> mp.context.BaseContext:
 
 
 class ProcessBackend:
-    """Local worker processes (a multiprocessing pool); results come back to the parent.
+    """Local worker processes, each fed batches of games through its own pipe.
 
-    Games go to the workers in batches of about :data:`BATCH_SECONDS` of play, so that
-    games of a millisecond do not spend their time in messages: one game at a time until
-    a batch has been timed, and one at a time for games longer than that.
+    Games go out in batches of about :data:`BATCH_SECONDS` of play (:func:`batch_size`), so
+    that games of a millisecond do not spend their time in messages, while long games
+    still go one at a time. (multiprocessing.Pool is not used: its worker-handler thread
+    wakes whenever a result waits unread and competes with the workers for the cores.)
     """
 
     name = "process"
@@ -173,55 +179,80 @@ class ProcessBackend:
         self.workers = workers
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
-        """Yield each finished game as soon as its batch returns."""
+        """Yield each finished game as soon as its batch returns; the workers stop at the end."""
         tasks = list(tasks)
         if not tasks:
             return
-        n = max(1, min(self.workers, len(tasks)))
-        pool = _context(fork=holds_objects(payload)).Pool(n, initializer=_init_worker, initargs=(dict(payload),))
-        yield from drain(pool, tasks, n)
+        ctx = _context(fork=holds_objects(payload))
+        procs, conns = [], []
+        try:
+            gc.freeze()  # forked workers: their collector leaves the inherited objects (and pages) alone
+            try:
+                for _ in range(max(1, min(self.workers, len(tasks)))):
+                    here, there = ctx.Pipe()
+                    proc = ctx.Process(target=_worker, args=(there, dict(payload)), daemon=True)
+                    proc.start()
+                    there.close()
+                    procs.append(proc)
+                    conns.append(here)
+            finally:
+                gc.unfreeze()
+            yield from drain(conns, tasks)
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.join()
+            for conn in conns:
+                conn.close()
 
 
 BATCH_SECONDS = 0.05
-"""The playing time a process worker is sent at once (estimated from the last batch)."""
+"""The playing time a worker process is sent at once."""
+MAX_BATCH = 200
+"""The most games in one batch (the pipes' buffers hold two batches of tasks)."""
 
 
-def drain(pool: Any, tasks: list[GameTask], workers: int) -> Iterator[tuple[GameTask, MatchResult]]:
-    """Yield every task's game from the pool's workers as each batch finishes; the pool is always shut down.
+def batch_size(per_game: float | None, left: int, workers: int) -> int:
+    """How many games to send a worker: one until a batch has been timed (``per_game`` seconds a
+    game in the last one), then :data:`BATCH_SECONDS` worth, at most :data:`MAX_BATCH`, and at
+    most a share of the ``left`` games still to send, so that the workers finish together."""
+    if per_game is None:
+        return 1
+    return max(1, min(int(BATCH_SECONDS / max(per_game, 1e-6)), MAX_BATCH, left // (2 * workers)))
 
-    Two batches per worker are in flight, so a worker never waits for the parent; a batch
-    holds as many games as fit :data:`BATCH_SECONDS` at the last batch's pace, and never
-    more than a share of what is left, so the workers finish together.
+
+def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
+    """Yield every task's game from the workers behind ``conns`` as each batch comes back.
+
+    Each worker holds two batches, one it plays and one waiting, so it never waits for the
+    parent; a worker that dies or fails raises :class:`WorkerError`.
     """
-    done: queue.SimpleQueue = queue.SimpleQueue()
     todo = deque(tasks)
-    in_flight, per_game = 0, None
+    busy = dict.fromkeys(conns, 0)
+    per_game: float | None = None
 
-    def submit() -> None:
-        nonlocal in_flight
-        size = 1 if per_game is None else int(BATCH_SECONDS / max(per_game, 1e-6))
-        size = max(1, min(size, len(todo) // (2 * workers)))
-        pool.apply_async(_play_batch, ([todo.popleft() for _ in range(min(size, len(todo)))],),
-                         callback=done.put, error_callback=done.put)
-        in_flight += 1
+    def send(conn: Connection) -> None:
+        conn.send([todo.popleft() for _ in range(min(batch_size(per_game, len(todo), len(conns)), len(todo)))])
+        busy[conn] += 1
 
-    try:
-        while todo and in_flight < 2 * workers:
-            submit()
-        while in_flight:
-            item = done.get()
-            in_flight -= 1
+    for conn in conns * 2:
+        if todo:
+            send(conn)
+    while any(busy.values()):
+        for conn in wait([c for c in conns if busy[c]]):
+            try:
+                item = conn.recv()
+            except EOFError:
+                raise WorkerError("a worker process died (killed, or out of memory?)") from None
+            busy[conn] -= 1
             if isinstance(item, BaseException):
                 raise item
             seconds, played = item
             per_game = seconds / len(played)
-            while todo and in_flight < 2 * workers:
-                submit()
+            if todo:
+                send(conn)
             yield from played
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
 
 
 # ---- Ray ------------------------------------------------------------------------------------
