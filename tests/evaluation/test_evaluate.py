@@ -2,6 +2,7 @@
 
 import doctest
 import math
+import os
 
 import numpy as np
 import pytest
@@ -244,13 +245,24 @@ def test_process_workers_get_short_games_in_batches(monkeypatch):
 
 
 def test_a_worker_that_fails_stops_the_run_with_its_error():
-    from zerosum.evaluation.backends import ProcessBackend
+    from zerosum.evaluation.backends import ProcessBackend, WorkerError
     from zerosum.evaluation.store import GameTask
 
     payload = {"game": "tictactoe", "variant": {}, "names": ["a", "b"], "specs": ["random", "random"]}
     bad = [GameTask(0, k, (0, 1), k, (0, 1, 3, 4, 6)) for k in range(3)]  # the opening already ends the game
     with pytest.raises(ValueError, match="already ends the game"):
         list(ProcessBackend(2).run(payload, bad))
+
+    class Dies(Agent):
+        name = "dies"
+
+        def act(self, game, state):
+            os._exit(3)
+
+    if ProcessBackend.in_memory:  # a worker that dies (killed, out of memory) ends the run instead of hanging it
+        tasks = [GameTask(0, k, (0, 1), k, ()) for k in range(4)]
+        with pytest.raises(WorkerError, match="a worker process died"):
+            list(ProcessBackend(2).run({**payload, "specs": [Dies(), "random"]}, tasks))
 
 
 def test_module_doctest():

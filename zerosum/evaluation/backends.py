@@ -134,11 +134,17 @@ class WorkerError(ZerosumError, RuntimeError):
 
 
 def _worker(conn: Connection, payload: Payload) -> None:
-    """A worker process: play each batch of tasks it is sent, send back (seconds, games); None stops it."""
+    """A worker process: play each batch of tasks it is sent, send back (seconds, games), until None or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
     if "torch" in sys.modules:  # one thread per worker: the workers are the parallelism
         sys.modules["torch"].set_num_threads(1)
-    while (batch := conn.recv()) is not None:
+    while True:
+        try:
+            batch = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        if batch is None:
+            return
         start = time.perf_counter()
         try:
             played = [play_task(payload, task) for task in batch]
@@ -226,14 +232,18 @@ def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[Game
     """Yield every task's game from the workers behind ``conns`` as each batch comes back.
 
     Each worker holds two batches, one it plays and one waiting, so it never waits for the
-    parent; a worker that dies or fails raises :class:`WorkerError`.
+    parent. A worker's error is raised here, with the worker's traceback as a note; a worker
+    that dies raises :class:`WorkerError`.
     """
     todo = deque(tasks)
     busy = dict.fromkeys(conns, 0)
     per_game: float | None = None
 
     def send(conn: Connection) -> None:
-        conn.send([todo.popleft() for _ in range(min(batch_size(per_game, len(todo), len(conns)), len(todo)))])
+        try:
+            conn.send([todo.popleft() for _ in range(min(batch_size(per_game, len(todo), len(conns)), len(todo)))])
+        except OSError:  # a broken pipe
+            raise WorkerError("a worker process died (killed, or out of memory?)") from None
         busy[conn] += 1
 
     for conn in conns * 2:
@@ -243,7 +253,7 @@ def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[Game
         for conn in wait([c for c in conns if busy[c]]):
             try:
                 item = conn.recv()
-            except EOFError:
+            except (EOFError, OSError):
                 raise WorkerError("a worker process died (killed, or out of memory?)") from None
             busy[conn] -= 1
             if isinstance(item, BaseException):
