@@ -190,9 +190,12 @@ class ProcessBackend:
         if not tasks:
             return
         ctx = _context(fork=holds_objects(payload))
+        # forked workers: their collector leaves the inherited objects (and so their pages) alone
+        freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
         procs, conns = [], []
         try:
-            gc.freeze()  # forked workers: their collector leaves the inherited objects (and pages) alone
+            if freeze:
+                gc.freeze()
             try:
                 for _ in range(max(1, min(self.workers, len(tasks)))):
                     here, there = ctx.Pipe()
@@ -202,7 +205,8 @@ class ProcessBackend:
                     procs.append(proc)
                     conns.append(here)
             finally:
-                gc.unfreeze()
+                if freeze:
+                    gc.unfreeze()
             yield from drain(conns, tasks)
         finally:
             for proc in procs:
