@@ -28,6 +28,7 @@ SCRIPTS: list[tuple[str, list[str], int]] = [
     ("nine_mens_morris.py", ["--quick"], 300),
     ("halma.py", ["--quick"], 300),
     ("tournament.py", ["--quick"], 300),
+    ("evaluate.py", ["--games", "1000", "--repeats", "2"], 300),
     ("training.py", ["speed", "--steps", "20000"], 300),
     ("training.py", ["pentago_speed", "--steps", "4000"], 300),
 ]

@@ -1,6 +1,8 @@
-"""Agents: one interface, spec strings, the perfect Nim strategy, seeded randomness."""
+"""Agents: one interface, spec strings, the perfect Nim strategy, seeded randomness, the package's imports."""
 
 import itertools
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -108,3 +110,37 @@ def test_human_agent_reads_moves_and_explains_errors():
     assert human.act(TTT, s) == 0
     assert out[0].startswith("legal moves (8 of 8):\n  a1, b1, c1, a2, c2, a3, b3, c3")
     assert "cannot read move 'zz'" in out[1] and "not legal here" in out[2]
+
+
+def test_noisy_agent():
+    from zerosum.agents import make_agent
+
+    game = make_game("tictactoe")
+    always = make_agent('noisy(base="alphabeta(depth=9)", epsilon=0)', rng=0)
+    never = make_agent("noisy(base=alphabeta(depth=9), epsilon=1)", rng=0)
+    state = game.apply(game.apply(game.initial_state(), 0), 1)  # X a1, O b1: X wins with a2, b2 or a3
+    assert always.act(game, state) in (3, 4, 6)
+    picks = {never.act(game, state) for _ in range(60)}
+    assert picks == set(int(a) for a in game.legal_actions(state))
+    with pytest.raises(Exception, match="epsilon=2 is not allowed"):
+        make_agent("noisy(epsilon=2)")
+
+
+def test_every_spec_without_importing_training_or_envs():
+    """`import zerosum.agents` alone gives every agent spec (noisy included); no module of
+    agents/ imports training/ or the env registry of envs/ (checked in a fresh interpreter)."""
+    code = """
+import pkgutil, importlib, sys
+import zerosum.agents
+from zerosum.agents import make_agent
+from zerosum.games import make_game
+agent = make_agent("noisy(base=alphabeta(depth=1), epsilon=0.5)", rng=0)
+agent.prepare(make_game("tictactoe"))
+for m in pkgutil.iter_modules(zerosum.agents.__path__):
+    if m.name != "maskable_dqn":  # torch and SB3: the train extra
+        importlib.import_module("zerosum.agents." + m.name)
+print(sorted(n for n in sys.modules if n.startswith(("zerosum.training", "zerosum.envs", "zerosum.evaluation"))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

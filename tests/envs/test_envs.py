@@ -57,9 +57,14 @@ def test_numpy_integer_actions_are_accepted():
 
 
 def test_order_errors():
+    from zerosum.games.kit.errors import ZerosumError
+
     env = make("nim_v0")
     with pytest.raises(EnvOrderError, match="before reset"):
         env.step(0)
+    for base in (ZerosumError, RuntimeError):  # one base for zerosum's errors; old `except RuntimeError` still works
+        with pytest.raises(base, match="before reset"):
+            env.step(0)
     with pytest.raises(EnvOrderError, match="before reset"):
         env.observe("player_0")
     env.reset()

@@ -2,6 +2,7 @@
 
 import doctest
 import math
+import os
 
 import numpy as np
 import pytest
@@ -108,10 +109,28 @@ def test_illegal_and_raising_policies_are_reported_not_crashed():
     raised = evaluate(Raiser(), "tictactoe_v0", opponents="random", games=2, seed=0)
     assert [f["termination"] for f in raised.faults] == [ERROR, ERROR]
     assert "RuntimeError: policy bug" in raised.faults[0]["error"]
-    # a policy that errs only sometimes: the good games still count
-    flaky = evaluate(lambda obs: 4 if obs["action_mask"][4] else first_legal(obs) + 100 * (obs["action_mask"].sum() < 5),
+    # a policy that errs only sometimes (with exactly two moves left): the good games still count
+    def errs(mask):
+        return mask.sum() == 2
+
+    flaky = evaluate(lambda obs: 4 if obs["action_mask"][4] else first_legal(obs) + 100 * errs(obs["action_mask"]),
                      "tictactoe_v0", opponents="random", games=6, seed=2)
-    assert flaky.total.games == 6 and len(flaky.faults) <= 6
+    faulted = {f["game"] for f in flaky.faults}
+    assert flaky.total.games == 6 and 0 < len(faulted) < 6 and len(faulted) == len(flaky.faults)
+    assert sum(g.outcome == "win" for g in flaky.games) == flaky.total.wins
+    game = make_game("tictactoe")
+    for g in flaky.games:  # replay: a game is lost by a fault exactly when the policy met a position it errs in
+        state, met = game.initial_state(), None
+        for ply, a in enumerate([*g.match.actions, None]):
+            if game.is_terminal(state):
+                break
+            if game.current_player(state) == g.seat and errs(game.legal_mask(state)):
+                met = ply
+                break
+            state = game.apply(state, a)
+        assert (g.index in faulted) == (met is not None), g.index
+        if met is not None:
+            assert met == g.match.length and g.outcome == "loss" and g.match.termination == ILLEGAL
 
 
 @pytest.mark.parametrize("call, message", [
@@ -152,6 +171,98 @@ def test_report_views(tmp_path):
     df = report.to_dataframe()
     assert isinstance(df, pd.DataFrame) and list(df["opponent"]) == ["random", "alphabeta(depth=2)"]
     assert len(report.to_dataframe("games")) == 8
+
+
+def test_evaluate_plays_tournament_tasks_through_the_backends():
+    """One engine: evaluate's games are gauntlet tasks, seeded like a tournament's, played by play_task."""
+    from zerosum.agents.policies import CallableAgent
+    from zerosum.evaluation.backends import play_task
+    from zerosum.evaluation.tournament import game_seed, gauntlet
+
+    game = make_game("tictactoe")
+    tasks = gauntlet(game, 2, games=4, seed=7, opening_plies=1)
+    assert [(t.pairing, t.game_index, t.seats) for t in tasks[:4]] == [
+        (0, 0, (0, 1)), (0, 1, (1, 0)), (0, 2, (0, 1)), (0, 3, (1, 0))]
+    assert [t.seats for t in tasks[4:6]] == [(0, 2), (2, 0)]
+    assert all(t.seed == game_seed(7, t.pairing, t.game_index) for t in tasks)
+    report = evaluate(first_legal, game, ["random", "alphabeta(depth=1)"], games=4, seed=7, opening_plies=1)
+    assert [(g.seed, g.match.opening) for g in report.games] == [(t.seed, list(t.opening)) for t in tasks]
+    payload = {"game": "tictactoe", "variant": {}, "names": ["first_legal", "random", "alphabeta(depth=1)"],
+               "specs": [CallableAgent(first_legal), "random", "alphabeta(depth=1)"]}
+    for task, g in zip(tasks, report.games):  # each game again from its task alone
+        assert play_task(payload, task)[1].actions == g.match.actions
+
+
+def test_agents_held_in_memory_need_a_backend_that_can_run_them(monkeypatch):
+    from zerosum.agents.policies import CallableAgent
+    from zerosum.evaluation import backends
+
+    payload = {"game": "tictactoe", "variant": {}, "names": ["f", "random"],
+               "specs": [CallableAgent(lambda obs: first_legal(obs)), "random"]}
+    assert backends.holds_objects(payload) and not backends.holds_objects({**payload, "specs": ["random"] * 2})
+    assert backends.InlineBackend.in_memory and not backends.RayBackend.in_memory
+    if backends.ProcessBackend.in_memory:  # where the platform forks, the workers inherit the objects
+        assert isinstance(backends.make_backend("process", 2, payload=payload), backends.ProcessBackend)
+    monkeypatch.setattr(backends.ProcessBackend, "in_memory", False)  # a platform without fork
+    with pytest.warns(RuntimeWarning, match="cannot run agents held in memory"):
+        assert isinstance(backends.make_backend("process", 2, payload=payload), backends.InlineBackend)
+    pickles = {**payload, "specs": [CallableAgent(first_legal), "random"]}  # sent to spawned workers instead
+    assert isinstance(backends.make_backend("process", 2, payload=pickles), backends.ProcessBackend)
+    assert isinstance(backends.make_backend("process", 1, payload=payload), backends.InlineBackend)
+
+
+def test_process_workers_get_short_games_in_batches(monkeypatch):
+    """One game at a time until a batch is timed, then BATCH_SECONDS' worth, shrinking near the end."""
+    from zerosum.evaluation import backends
+
+    monkeypatch.setattr(backends, "BATCH_SECONDS", 0.05)
+    assert backends.batch_size(None, 1000, 2) == 1  # not timed yet
+    assert backends.batch_size(0.001, 1000, 2) == 50  # 1 ms games: 50 ms of play
+    assert backends.batch_size(0.001, 100, 2) == 25  # a quarter of what is left, with two workers
+    assert backends.batch_size(0.001, 3, 2) == 1
+    assert backends.batch_size(2.0, 1000, 2) == 1  # long games one by one
+    assert backends.batch_size(1e-9, 10**6, 2) == backends.MAX_BATCH
+
+    sizes = []
+
+    class Worker:  # a worker process's end of the pipe: plays what it is sent at 1 ms a game
+        def __init__(self):
+            self.sent = []
+
+        def send(self, batch):
+            sizes.append(len(batch))
+            self.sent.append(batch)
+
+        def recv(self):
+            batch = self.sent.pop(0)
+            return 0.001 * len(batch), [(task, None) for task in batch]
+
+    workers = [Worker(), Worker()]
+    monkeypatch.setattr(backends, "wait", lambda conns: [c for c in conns if c.sent][:1])
+    out = [task for task, _ in backends.drain(workers, list(range(300)))]
+    assert sorted(out) == list(range(300)) and sum(sizes) == 300
+    assert sizes[:4] == [1, 1, 1, 1] and max(sizes) == 50 and sizes[-1] == 1
+
+
+def test_a_worker_that_fails_stops_the_run_with_its_error():
+    from zerosum.evaluation.backends import ProcessBackend, WorkerError
+    from zerosum.evaluation.store import GameTask
+
+    payload = {"game": "tictactoe", "variant": {}, "names": ["a", "b"], "specs": ["random", "random"]}
+    bad = [GameTask(0, k, (0, 1), k, (0, 1, 3, 4, 6)) for k in range(3)]  # the opening already ends the game
+    with pytest.raises(ValueError, match="already ends the game"):
+        list(ProcessBackend(2).run(payload, bad))
+
+    class Dies(Agent):
+        name = "dies"
+
+        def act(self, game, state):
+            os._exit(3)
+
+    if ProcessBackend.in_memory:  # a worker that dies (killed, out of memory) ends the run instead of hanging it
+        tasks = [GameTask(0, k, (0, 1), k, ()) for k in range(4)]
+        with pytest.raises(WorkerError, match="a worker process died"):
+            list(ProcessBackend(2).run({**payload, "specs": [Dies(), "random"]}, tasks))
 
 
 def test_module_doctest():

@@ -175,13 +175,20 @@ def test_same_seed_same_run(tmp_path):
     {"curriculum": ["random", "alphabeta(depth=1)"], "window": 5, "threshold": 0.2, "opponent": "random"},
     {"opponent": ["random", "alphabeta(depth=1)"], "opponent_weights": [1, 1], "max_seconds": 0.5, "steps": 10**6},
 ])
-def test_other_algorithms_and_opponents(tmp_path, kw):
+def test_other_algorithms_and_opponents(tmp_path, kw, monkeypatch):
     kw = dict(kw)
     algo_kwargs = kw.pop("algo_kwargs", TINY)
     res = tiny(tmp_path, algo_kwargs=algo_kwargs, **kw)
     meta = res.metadata
     if kw.get("algo") == "maskable_dqn":  # exploring and greedy, it never plays an illegal action
         assert res.outcomes["seat0"]["illegal"] == res.outcomes["seat1"]["illegal"] == 0
+        # the policy class is given by name on loading, not unpickled from where the archive says it
+        # lived (zerosum 0.1 wrote zerosum.training.maskable_dqn, a module that is gone)
+        import zerosum.agents.maskable_dqn as mdqn
+
+        monkeypatch.delattr(mdqn, "MaskedDQNPolicy")
+        assert make_agent(f"ppo(path={res.checkpoint})").algo == "maskable_dqn"
+        monkeypatch.undo()
     assert meta["algo"] == kw.get("algo", "maskable_ppo")
     if kw.get("self_play"):
         assert meta["opponents"]["kind"] == "self_play" and meta["opponents"]["snapshots_added"] >= 2

@@ -283,20 +283,6 @@ def test_render_ansi():
     assert make_game("tictactoe").num_actions == env.action_space.n
 
 
-def test_noisy_agent():
-    from zerosum.agents import make_agent
-
-    game = make_game("tictactoe")
-    always = make_agent('noisy(base="alphabeta(depth=9)", epsilon=0)', rng=0)
-    never = make_agent("noisy(base=alphabeta(depth=9), epsilon=1)", rng=0)
-    state = game.apply(game.apply(game.initial_state(), 0), 1)  # X a1, O b1: X wins with a2, b2 or a3
-    assert always.act(game, state) in (3, 4, 6)
-    picks = {never.act(game, state) for _ in range(60)}
-    assert picks == set(int(a) for a in game.legal_actions(state))
-    with pytest.raises(Exception, match="epsilon=2 is not allowed"):
-        make_agent("noisy(epsilon=2)")
-
-
 def test_search_opponents_vary_between_episodes():
     """A fresh opponent each episode: alpha-beta's random tie-breaks give different games."""
     env = SingleAgentEnv("pentago", "alphabeta(depth=1)", seat=1)

@@ -23,6 +23,7 @@ from typing import Any
 from zerosum.agents.base import Agent, RandomAgent
 from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
+from zerosum.agents.noisy import NoisyAgent
 from zerosum.agents.search import AlphaBetaAgent, MCTSAgent, MinimaxAgent, PerfectNimAgent
 from zerosum.games.base import ZerosumError
 from zerosum.values import ValueSyntaxError, parse_options
@@ -42,6 +43,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "perfect_nim": (PerfectNimAgent, ()),
     "human": (HumanAgent, ()),
     "ppo": (learned_agent, ("path", "deterministic", "masked", "device")),  # any zerosum checkpoint (PPO, DQN)
+    "noisy": (NoisyAgent, ("base", "epsilon")),
 }
 
 

@@ -28,7 +28,7 @@ Drawer = Callable[[Game, State], np.ndarray]
 
 
 class EnvOrderError(ZerosumError, RuntimeError):
-    """The environment was used out of order (e.g. step before reset)."""
+    """The environment was used out of order (e.g. step before reset); a RuntimeError too."""
 
 
 class ZerosumEnv(AECEnv):

@@ -1,37 +1,56 @@
-"""Where tournament games are played: in this process, in local worker processes, or on Ray.
+"""Where games are played: in this process, in local worker processes, or on Ray.
 
-Every backend runs the same pure function, :func:`play_task`, on plain data (the game,
-its variant, the agent specs and one :class:`GameTask`), and hands the finished games
-back to the caller, which alone writes the store. A game depends only on its task (the
-agents are built fresh from their specs and seeded from the game's seed), so every
+Tournaments, :func:`zerosum.evaluate` and matches hand a backend the same two things: a
+payload (the game, the agents' names, and each agent as a spec string or as an Agent
+object held in memory) and :class:`GameTask` s. Every backend runs the same pure function,
+:func:`play_task`, on each task and yields the finished games back to the caller, which
+alone writes any store. A game depends only on its task (the agents are built fresh from
+their specs, or copied from the objects, and seeded from the game's seed), so every
 backend and any number of workers give the same games for the same seeds.
 
 Worker processes use the ``forkserver`` start method where the platform has it (else
 ``spawn``): no forked copies of the parent's threads or locks; the server imports zerosum
-once, and numba loads the compiled kernels from its on-disk cache.
+once, and numba loads the compiled kernels from its on-disk cache. Agents held in memory
+(a lambda, a function typed into a notebook, a model never saved) cannot be re-imported
+in a fresh process: running them is a capability a backend declares with ``in_memory``.
+The inline backend has it; the process backend has it where the platform can fork (its
+workers are then forked and inherit the objects, torch held to one thread in each, as
+PyTorch's own DataLoader workers are); Ray has not. :func:`make_backend` picks what can
+run a payload.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
+import pickle
 import signal
+import sys
+import time
 import traceback
+import warnings
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 import numpy as np
 
+from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
+from zerosum.games.base import Game, ZerosumError
 
 Payload = Mapping[str, Any]
-"""{"game": name, "variant": {...}, "names": [agent names], "specs": [agent specs]}."""
+"""{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""
 
-_GAMES: dict[str, Any] = {}
+_GAMES: dict[str, Game] = {}
 
 
-def _game(payload: Payload):
+def _game(payload: Payload) -> Game:
+    if isinstance(payload["game"], Game):
+        return payload["game"]
     from zerosum.games import make_game
 
     key = repr((payload["game"], sorted(payload["variant"].items())))
@@ -41,21 +60,33 @@ def _game(payload: Payload):
     return g
 
 
+def holds_objects(payload: Payload) -> bool:
+    """True when some agent of the payload is an object held in memory rather than a spec string."""
+    return any(not isinstance(spec, str) for spec in payload["specs"])
+
+
 def agent_rng(seed: int, seat: int) -> np.random.Generator:
     """The random generator of the agent in ``seat`` of the game with ``seed``."""
     return np.random.default_rng(np.random.SeedSequence([seed, seat]))
 
 
-_PROTOTYPES: dict[str, Any] = {}
+_PROTOTYPES: dict[str, Agent] = {}
 
 
-def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
-    """A new agent for one game, as ``make_agent(spec, rng)`` builds it.
+def fresh_agent(spec: str | Agent, rng: np.random.Generator) -> Agent:
+    """A new agent for one game, as ``make_agent(spec, rng)`` builds it, or a copy of an Agent.
 
     It is a copy (``Agent.spawn``) of an unused agent built once per process (loading a checkpoint
     once, not per game); nothing a previous game left in an agent (a transposition table,
-    say) reaches the next one, so a game does not depend on which worker plays it.
+    say) reaches the next one, so a game does not depend on which worker plays it. An
+    Agent object that cannot be copied is reseeded and reused (``play_match`` resets it).
     """
+    if not isinstance(spec, str):
+        try:
+            return spec.spawn(rng)
+        except Exception:  # noqa: BLE001 - an agent that cannot be copied is reused
+            spec.seed(rng)
+            return spec
     from zerosum.agents import make_agent
 
     proto = _PROTOTYPES.get(spec)
@@ -68,7 +99,7 @@ def fresh_agent(spec: str, rng: np.random.Generator) -> Any:
 
 
 def play_task(payload: Payload, task: GameTask) -> tuple[GameTask, MatchResult]:
-    """Play one tournament game from plain data: fresh agents, seeded from the task."""
+    """Play one game from its task: fresh agents in the task's seats, seeded from the task."""
     game = _game(payload)
     names = tuple(payload["names"][i] for i in task.seats)
     agents = []
@@ -89,6 +120,7 @@ class InlineBackend:
     """Plays the games one after another in this process (one worker)."""
 
     name = "inline"
+    in_memory = True
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
         """Yield each finished game."""
@@ -97,23 +129,40 @@ class InlineBackend:
 
 
 # ---- local worker processes -------------------------------------------------------------
-_WORKER_PAYLOAD: Payload | None = None
+class WorkerError(ZerosumError, RuntimeError):
+    """A worker process died, or failed with an error that could not be sent back."""
 
 
-def _init_worker(payload: Payload) -> None:
-    global _WORKER_PAYLOAD
-    _WORKER_PAYLOAD = payload
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+def _worker(conn: Connection, payload: Payload) -> None:
+    """A worker process: play each batch of tasks it is sent, send back (seconds, games), until None or EOF."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    if "torch" in sys.modules:  # one thread per worker: the workers are the parallelism
+        sys.modules["torch"].set_num_threads(1)
+    while True:
+        try:
+            batch = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        if batch is None:
+            return
+        start = time.perf_counter()
+        try:
+            played = [play_task(payload, task) for task in batch]
+        except Exception as exc:  # noqa: BLE001 - a bug outside play_task's guard: the parent raises it
+            exc.add_note(f"raised in a worker process:\n{traceback.format_exc()}")
+            try:
+                conn.send(exc)
+            except Exception:  # noqa: BLE001 - an exception that does not pickle
+                conn.send(WorkerError(f"a worker process failed: {type(exc).__name__}: {exc}"))
+            continue
+        conn.send((time.perf_counter() - start, played))
 
 
-def _play_in_worker(task: GameTask) -> tuple[GameTask, MatchResult]:
-    if _WORKER_PAYLOAD is None:
-        raise RuntimeError("worker started without a tournament payload")
-    return play_task(_WORKER_PAYLOAD, task)
-
-
-def _context() -> mp.context.BaseContext:
-    if "forkserver" in mp.get_all_start_methods():
+def _context(fork: bool) -> mp.context.BaseContext:
+    methods = mp.get_all_start_methods()
+    if fork and "fork" in methods:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["zerosum.evaluation.backends", "zerosum.agents"])
         return ctx
@@ -121,31 +170,103 @@ def _context() -> mp.context.BaseContext:
 
 
 class ProcessBackend:
-    """Local worker processes (a multiprocessing pool); results come back to the parent."""
+    """Local worker processes, each fed batches of games through its own pipe.
+
+    Games go out in batches of about :data:`BATCH_SECONDS` of play (:func:`batch_size`), so
+    that games of a millisecond do not spend their time in messages, while long games
+    still go one at a time. (multiprocessing.Pool is not used: its worker-handler thread
+    wakes whenever a result waits unread and competes with the workers for the cores.)
+    """
 
     name = "process"
+    in_memory = "fork" in mp.get_all_start_methods()
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
-        """Yield each finished game as soon as a worker returns it."""
+        """Yield each finished game as soon as its batch returns; the workers stop at the end."""
         tasks = list(tasks)
         if not tasks:
             return
-        n = max(1, min(self.workers, len(tasks)))
-        pool = _context().Pool(n, initializer=_init_worker, initargs=(dict(payload),))
-        yield from drain(pool, _play_in_worker, tasks)
+        ctx = _context(fork=holds_objects(payload))
+        # forked workers: their collector leaves the inherited objects (and so their pages) alone
+        freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
+        procs, conns = [], []
+        try:
+            if freeze:
+                gc.freeze()
+            try:
+                for _ in range(max(1, min(self.workers, len(tasks)))):
+                    here, there = ctx.Pipe()
+                    proc = ctx.Process(target=_worker, args=(there, dict(payload)), daemon=True)
+                    proc.start()
+                    there.close()
+                    procs.append(proc)
+                    conns.append(here)
+            finally:
+                if freeze:
+                    gc.unfreeze()
+            yield from drain(conns, tasks)
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.join()
+            for conn in conns:
+                conn.close()
 
 
-def drain(pool: Any, fn: Any, tasks: list[Any]) -> Iterator[Any]:
-    """Yield ``fn(task)`` from the pool's workers as each finishes; the pool is always shut down."""
-    try:
-        yield from pool.imap_unordered(fn, tasks, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+BATCH_SECONDS = 0.05
+"""The playing time a worker process is sent at once."""
+MAX_BATCH = 200
+"""The most games in one batch (the pipes' buffers hold two batches of tasks)."""
+
+
+def batch_size(per_game: float | None, left: int, workers: int) -> int:
+    """How many games to send a worker: one until a batch has been timed (``per_game`` seconds a
+    game in the last one), then :data:`BATCH_SECONDS` worth, at most :data:`MAX_BATCH`, and at
+    most a share of the ``left`` games still to send, so that the workers finish together."""
+    if per_game is None:
+        return 1
+    return max(1, min(int(BATCH_SECONDS / max(per_game, 1e-6)), MAX_BATCH, left // (2 * workers)))
+
+
+def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
+    """Yield every task's game from the workers behind ``conns`` as each batch comes back.
+
+    Each worker holds two batches, one it plays and one waiting, so it never waits for the
+    parent. A worker's error is raised here, with the worker's traceback as a note; a worker
+    that dies raises :class:`WorkerError`.
+    """
+    todo = deque(tasks)
+    busy = dict.fromkeys(conns, 0)
+    per_game: float | None = None
+
+    def send(conn: Connection) -> None:
+        try:
+            conn.send([todo.popleft() for _ in range(min(batch_size(per_game, len(todo), len(conns)), len(todo)))])
+        except OSError:  # a broken pipe
+            raise WorkerError("a worker process died (killed, or out of memory?)") from None
+        busy[conn] += 1
+
+    for conn in conns * 2:
+        if todo:
+            send(conn)
+    while any(busy.values()):
+        for conn in wait([c for c in conns if busy[c]]):
+            try:
+                item = conn.recv()
+            except (EOFError, OSError):
+                raise WorkerError("a worker process died (killed, or out of memory?)") from None
+            busy[conn] -= 1
+            if isinstance(item, BaseException):
+                raise item
+            seconds, played = item
+            per_game = seconds / len(played)
+            if todo:
+                send(conn)
+            yield from played
 
 
 # ---- Ray ------------------------------------------------------------------------------------
@@ -172,6 +293,7 @@ class RayBackend:
     """
 
     name = "ray"
+    in_memory = False  # the payload travels by pickle to the cluster's processes
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         self.workers, self.address = workers, address
@@ -213,11 +335,30 @@ class RayBackend:
                 ray.shutdown()
 
 
-def make_backend(name: str, workers: int, address: str | None = None) -> InlineBackend | ProcessBackend | RayBackend:
-    """The backend by name: ``process`` (inline for one worker) or ``ray``."""
-    if name == "ray":
-        return RayBackend(workers, address)
-    if name == "process":
-        return InlineBackend() if workers <= 1 else ProcessBackend(workers)
-    raise ValueError(f"unknown backend {name!r}; allowed: process, ray")
+def _pickles(payload: Payload) -> bool:
+    try:
+        pickle.dumps(dict(payload))
+    except Exception:  # noqa: BLE001 - lambdas, closures, live handles
+        return False
+    return True
 
+
+def make_backend(name: str, workers: int, address: str | None = None, *,
+                 payload: Payload | None = None) -> InlineBackend | ProcessBackend | RayBackend:
+    """The backend by name: ``process`` (inline for one worker) or ``ray``.
+
+    Given the ``payload``, agents held in memory go to a backend without the ``in_memory``
+    capability only if they pickle; otherwise the games are played in this process (with
+    a RuntimeWarning saying why).
+    """
+    if name == "ray":
+        backend: InlineBackend | ProcessBackend | RayBackend = RayBackend(workers, address)
+    elif name == "process":
+        backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
+    else:
+        raise ValueError(f"unknown backend {name!r}; allowed: process, ray")
+    if payload is not None and holds_objects(payload) and not backend.in_memory and not _pickles(payload):
+        warnings.warn(f"the {backend.name} backend cannot run agents held in memory here and these do not pickle "
+                      "(a lambda, a closure, a live handle); playing in this process", RuntimeWarning, stacklevel=2)
+        return InlineBackend()
+    return backend

@@ -1,7 +1,11 @@
-"""The tournament summary: standings, pairings, ratings and search cost, as rich tables and Markdown.
+"""The views of played games: tables in the terminal, Markdown, plain rows for DataFrames.
 
-``summarize_store(Store(path))`` reads a finished (or partial) tournament; ``write_outputs``
-writes report.md, the PNG plots and games.csv / moves.csv next to the database.
+Tournaments: ``summarize_store(Store(path))`` reads a finished (or partial) tournament;
+``print_summary`` shows it as rich tables; ``write_outputs`` writes report.md, the PNG
+plots and games.csv / moves.csv next to the database. ``evaluate``: the text table,
+Markdown and rows of an :class:`~zerosum.evaluation.evaluate.EvaluationReport`
+(``evaluation_text``, ``evaluation_markdown``, ``evaluation_records``). Plots are in
+:mod:`zerosum.evaluation.plots`.
 """
 
 from __future__ import annotations
@@ -89,8 +93,12 @@ def summarize_store(store: Store, bootstrap: int = 200, seed: int = 0) -> Summar
 
 
 # ---- formatting ---------------------------------------------------------------------------------
+def _fmt(x: float | None, spec: str) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
+
+
 def _f(x: float, digits: int = 2) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    return _fmt(x, f".{digits}f")
 
 
 def _n(x: float) -> str:
@@ -163,6 +171,16 @@ def print_summary(s: Summary, console: Any = None) -> None:
         console.print(f"[red]{len(s.faults)} game(s) lost by a faulty agent[/red] (see the report)")
 
 
+def text_table(head: list[str], rows: list[list[str]]) -> str:
+    """Plain-text columns: the first left-aligned, the rest right-aligned, a rule under the head."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
 def _md_table(head: list[str], rows: list[list[str]]) -> str:
     def esc(c: str) -> str:
         return c.replace("|", "\\|")
@@ -233,3 +251,82 @@ def write_outputs(s: Summary, store: Store, out_dir: str | os.PathLike[str], plo
                                    "standings": s.standings()}, indent=1, default=float))
     files["summary"] = summary
     return files
+
+
+# ---- one policy against opponents (zerosum.evaluate) -------------------------------------------
+EVALUATION_HEAD = ["opponent", "games", "W/D/L", "score [95% CI]", "as first", "as second", "faults", "len",
+                   "opp nodes/move", "opp ms/move", "opp depth"]
+
+
+def evaluation_rows(report: Any) -> list[list[str]]:
+    """An evaluation's table as text cells, one row per opponent."""
+    out = []
+    for r in report.results:
+        c = r.cost
+        out.append([r.opponent, str(r.total.games), r.total.wdl(), _score(r.total), _f(r.first.score, 3),
+                    _f(r.second.score, 3), str(len(r.faults)), _f(r.mean_length, 1),
+                    _fmt(c.nodes["mean"], ",.0f") if c else "-", _ms(c.time["mean"]) if c else "-",
+                    _f(c.depth["mean"], 1) if c else "-"])
+    return out
+
+
+def evaluation_title(report: Any) -> str:
+    """One line: the policy, the env, the variant and how the games were played."""
+    variant = ", ".join(f"{k}={v}" for k, v in report.variant.items())
+    return (f"{report.policy} on {report.env}{f' ({variant})' if variant else ''}: {report.games_per_opponent} "
+            f"games per opponent, seats alternating, seed {report.seed}, {report.seconds:.1f} s")
+
+
+def evaluation_text(report: Any) -> str:
+    """The title, the table and the overall line (with the first fault, if any)."""
+    t = report.total
+    lo, hi = t.interval
+    faults = report.faults
+    return "\n".join([evaluation_title(report), text_table(EVALUATION_HEAD, evaluation_rows(report)),
+                      f"overall {t.wdl()}, score {t.score:.3f} [{lo:.2f}, {hi:.2f}]"
+                      + (f"; {len(faults)} game(s) lost by the policy's faults, e.g. {faults[0]['error']}"
+                         if faults else "")])
+
+
+def evaluation_markdown(report: Any) -> str:
+    """The table (and any faults) as Markdown."""
+    out = [f"**{evaluation_title(report)}**", "",
+           ("Score = (wins + draws/2) / games, 95% Wilson interval; "
+            "opponents' search cost per move (nodes, ms, depth reached)."), "",
+           _md_table(EVALUATION_HEAD, evaluation_rows(report))]
+    if report.faults:
+        out += ["", "Games the policy lost by a fault:", "",
+                _md_table(["opponent", "game", "seat", "how", "reason"],
+                          [[f["opponent"], str(f["game"]), str(f["seat"]), f["termination"], f["error"][:200]]
+                           for f in report.faults])]
+    return "\n".join(out)
+
+
+EVALUATION_LEVELS = ("opponents", "games", "moves")
+
+
+def evaluation_records(report: Any, level: str = "opponents") -> list[dict[str, Any]]:
+    """Plain dict rows: ``opponents`` (one each), ``games`` (one per game) or ``moves`` (one per move)."""
+    if level == "opponents":
+        return [r.row() for r in report.results]
+    if level == "games":
+        return [{"opponent": g.opponent, "game": g.index, "seat": g.seat, "seed": g.seed, "score": g.score,
+                 "outcome": g.outcome, "length": g.match.length, "termination": g.match.termination,
+                 "policy_fault": g.policy_fault, "error": g.match.error, "opening": list(g.match.opening),
+                 "actions": g.match.actions, "seconds": g.match.duration} for g in report.games]
+    if level == "moves":
+        return [{"opponent": g.opponent, "game": g.index, "ply": m.ply,
+                 "mover": "policy" if m.player == g.seat else "opponent", "action": m.action, "move": m.move,
+                 "time": m.time, "nodes": (m.stats or {}).get("nodes"), "depth": (m.stats or {}).get("depth"),
+                 "value": (m.stats or {}).get("value")} for g in report.games for m in g.match.moves]
+    raise ValueError(f"level={level!r} is not allowed: one of {', '.join(EVALUATION_LEVELS)}")
+
+
+def dataframe(rows: list[dict[str, Any]]) -> Any:
+    """A pandas DataFrame of plain dict rows (pandas is the ``analysis`` extra)."""
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_dataframe() needs pandas: pip install 'zerosum[analysis]' (or use as_rows(), "
+                          "plain dicts)") from None
+    return pd.DataFrame(rows)

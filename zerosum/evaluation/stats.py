@@ -1,4 +1,7 @@
-"""Results and search cost from stored games: W/D/L, scores with Wilson intervals, cost per move.
+"""Results and search cost from played games: W/D/L, scores with Wilson intervals, cost per move.
+
+One tally serves tournaments (:func:`tally` over stored games) and ``evaluate``
+(:func:`opponent_results`, the same tally from the evaluated policy's side).
 
 A score counts a win 1, a draw 1/2, a loss 0. Its 95% interval is Wilson's score interval
 with the score as the proportion (draws as half a success), which stays inside [0, 1] and
@@ -15,9 +18,12 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from zerosum.evaluation.match import MatchResult
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -181,3 +187,106 @@ def search_cost(moves: Iterable[Mapping[str, Any]], names: Sequence[str]) -> lis
                         summarize(d.get("depth", [])), summarize(d.get("ebf", [])),
                         len(d.get("time", [])), len(d.get("nodes", [])), curve))
     return out
+
+
+# ---- one policy against opponents (zerosum.evaluate) -------------------------------------------
+@dataclass(frozen=True)
+class EvaluatedGame:
+    """One game of an evaluation: the opponent, the policy's seat, the seed and the match."""
+
+    opponent: str
+    index: int
+    seat: int
+    seed: int
+    match: MatchResult
+
+    @property
+    def score(self) -> float:
+        """The policy's score: 1 win, 0.5 draw, 0 loss."""
+        s0 = self.match.score0
+        return s0 if self.seat == 0 else 1.0 - s0
+
+    @property
+    def outcome(self) -> str:
+        """``win``, ``draw`` or ``loss`` from the policy's side."""
+        return "win" if self.score > 0.5 else ("loss" if self.score < 0.5 else "draw")
+
+    @property
+    def policy_fault(self) -> bool:
+        """True when the policy lost this game by raising or by an illegal action."""
+        return self.match.faulty_seat == self.seat
+
+
+@dataclass
+class OpponentResult:
+    """The policy's results against one opponent, and that opponent's search cost."""
+
+    opponent: str
+    total: Record = field(default_factory=Record)
+    first: Record = field(default_factory=Record)
+    second: Record = field(default_factory=Record)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    opponent_faults: int = 0
+    lengths: list[int] = field(default_factory=list)
+    cost: Cost | None = None
+    policy_time: float = float("nan")
+
+    @property
+    def mean_length(self) -> float:
+        """Mean game length in plies (opening included)."""
+        return float(np.mean(self.lengths)) if self.lengths else float("nan")
+
+    def row(self) -> dict[str, Any]:
+        """The result as one flat dict (a DataFrame row)."""
+        lo, hi = self.total.interval
+        c = self.cost
+        nan = float("nan")
+        return {"opponent": self.opponent, "games": self.total.games, "wins": self.total.wins,
+                "draws": self.total.draws, "losses": self.total.losses, "score": self.total.score,
+                "score_low": lo, "score_high": hi,
+                "first_games": self.first.games, "first_score": self.first.score,
+                "second_games": self.second.games, "second_score": self.second.score,
+                "policy_faults": len(self.faults), "opponent_faults": self.opponent_faults,
+                "mean_length": self.mean_length, "policy_ms_per_move": 1000 * self.policy_time,
+                "opponent_nodes_mean": c.nodes["mean"] if c else nan,
+                "opponent_nodes_median": c.nodes["median"] if c else nan,
+                "opponent_nodes_p95": c.nodes["p95"] if c else nan,
+                "opponent_ms_mean": 1000 * c.time["mean"] if c else nan,
+                "opponent_ms_p95": 1000 * c.time["p95"] if c else nan,
+                "opponent_depth_mean": c.depth["mean"] if c else nan}
+
+
+def opponent_results(names: Sequence[str], games: Iterable[EvaluatedGame]) -> list[OpponentResult]:
+    """The policy's record against each opponent (``names``, distinct), by seat, with faults and costs.
+
+    The records are :func:`tally`'s, with the policy as agent 0 and opponent i as agent i + 1.
+    """
+    results = {n: OpponentResult(n) for n in names}
+    agent = {n: i + 1 for i, n in enumerate(names)}
+    rows: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    policy_times: dict[str, list[float]] = {n: [] for n in names}
+    for g in games:
+        r, o = results[g.opponent], agent[g.opponent]
+        rows.append({"seat0": 0 if g.seat == 0 else o, "seat1": o if g.seat == 0 else 0,
+                     "score0": g.match.score0, "faulty_seat": g.match.faulty_seat})
+        r.lengths.append(g.match.length)
+        if g.policy_fault:
+            r.faults.append({"opponent": g.opponent, "game": g.index, "seat": g.seat,
+                             "termination": g.match.termination, "error": g.match.error or ""})
+        for m in g.match.moves:
+            if m.player == g.seat:
+                policy_times[g.opponent].append(m.time)
+            else:
+                st = m.stats or {}
+                moves.append({"agent": o - 1, "ply": m.ply, "time": m.time, "nodes": st.get("nodes"),
+                              "depth": st.get("depth"), "ebf": st.get("ebf")})
+    per_agent, pairs = tally(rows, ["policy", *names])
+    for p in pairs:  # every pair is (policy, opponent): a is the policy
+        results[p.b].total, results[p.b].first, results[p.b].second = p.total, p.a_first, p.a_second
+    for n, cost in zip(names, search_cost(moves, names)):
+        results[n].cost = cost
+        results[n].opponent_faults = per_agent[agent[n]].faults
+        if policy_times[n]:
+            results[n].policy_time = float(np.mean(policy_times[n]))
+    return [results[n] for n in names]

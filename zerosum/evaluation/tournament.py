@@ -66,6 +66,25 @@ def schedule(cfg: TournamentConfig, game: Game) -> list[GameTask]:
     return tasks
 
 
+def gauntlet(game: Game, opponents: int, games: int, seed: int, opening_plies: int) -> list[GameTask]:
+    """Agent 0 against agents 1..``opponents``, ``games`` games each (what ``evaluate`` plays).
+
+    Agent 0 sits first in even-numbered games and second in odd ones; games 2j and 2j+1
+    against one opponent start from the same opening. Game k against opponent o (0-based)
+    is numbered and seeded as game k of pairing o (:func:`game_seed`).
+    """
+    tasks = []
+    for o in range(opponents):
+        opening: tuple[int, ...] = ()
+        for k in range(games):
+            if k % 2 == 0 and opening_plies:
+                rng = np.random.default_rng(np.random.SeedSequence([seed, 1, o, k // 2]))
+                opening = tuple(random_opening(game, opening_plies, rng))
+            seats = (0, o + 1) if k % 2 == 0 else (o + 1, 0)
+            tasks.append(GameTask(o, k, seats, game_seed(seed, o, k), opening))
+    return tasks
+
+
 # ---- validation: every error before any game ------------------------------------------------
 @dataclass
 class Prepared:

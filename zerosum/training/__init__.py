@@ -7,8 +7,8 @@
   :class:`SelfPlayPool` of frozen snapshots.
 * :func:`~zerosum.training.train.train` with :class:`~zerosum.training.train.TrainConfig`;
   named settings in :mod:`~zerosum.training.recipes`; the CLI ``zerosum train``.
-* Checkpoints (``model.zip`` + ``model.json`` metadata) play as agents:
-  ``make_agent("ppo(path=runs/ttt/model.zip)")``.
+* Checkpoints (``model.zip`` + ``model.json`` metadata, read and written by
+  :mod:`zerosum.agents.checkpoints`) play as agents: ``make_agent("ppo(path=runs/ttt/model.zip)")``.
 
 Importing this package loads neither torch nor stable-baselines3; training does.
 """

@@ -16,10 +16,10 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from zerosum.agents import make_agent
+from zerosum.agents.checkpoints import save_checkpoint
 from zerosum.agents.learned import PolicyAgent
 from zerosum.evaluation.evaluate import EvaluationReport, evaluate
 from zerosum.games.base import Game
-from zerosum.training.checkpoints import save_checkpoint
 from zerosum.training.opponents import Curriculum, OpponentSource, SelfPlayPool
 
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score"]

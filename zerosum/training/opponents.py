@@ -18,47 +18,6 @@ from typing import Any
 import numpy as np
 
 from zerosum.agents.base import Agent
-from zerosum.agents.spec import AGENTS, make_agent, register_agent
-from zerosum.games.base import Action, Game, State
-
-
-class NoisyAgent(Agent):
-    """Another agent that plays a uniformly random legal move instead with probability ``epsilon``.
-
-    A graded opponent for curricula: ``noisy(base="alphabeta(depth=1)", epsilon=0.5)``
-    blunders half the time, so a learner sees wins and the patterns that punish blunders
-    before it faces the search alone. Registered as the agent spec ``noisy`` when
-    ``zerosum.training`` is imported.
-    """
-
-    def __init__(self, base: str | Agent = "random", epsilon: float = 0.5, rng=None) -> None:
-        super().__init__(rng)
-        if not isinstance(epsilon, (int, float)) or not 0.0 <= float(epsilon) <= 1.0:
-            raise ValueError(f"epsilon={epsilon!r} is not allowed: a probability in [0, 1]")
-        self.base = make_agent(base, rng=self.rng)
-        self.epsilon = float(epsilon)
-        self.name = f"noisy(base={self.base.name}, epsilon={self.epsilon:g})"
-
-    def seed(self, rng) -> None:
-        super().seed(rng)
-        self.base.seed(self.rng)
-
-    def reset(self) -> None:
-        super().reset()
-        self.base.reset()
-
-    def prepare(self, game: Game) -> None:
-        self.base.prepare(game)
-
-    def act(self, game: Game, state: State) -> Action:
-        if self.rng.random() < self.epsilon:
-            legal = game.legal_actions(state)
-            return int(legal[self.rng.integers(len(legal))])
-        return self.base.act(game, state)
-
-
-if "noisy" not in AGENTS:
-    register_agent("noisy", NoisyAgent, ("base", "epsilon"))
 
 
 class OpponentSource:
@@ -226,4 +185,4 @@ def split_specs(text: str) -> list[str]:
     return split_top_level(text)
 
 
-__all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "NoisyAgent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]
+__all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]

@@ -83,7 +83,7 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     ``tictactoe_quick`` recipe (30k steps, 10-20 s on 2 cores) and saved there. A file that
     exists but is not a readable checkpoint is an error, never overwritten.
     """
-    from zerosum.agents.learned import CheckpointError, checkpoint_paths, read_metadata
+    from zerosum.agents.checkpoints import CheckpointError, checkpoint_paths, read_metadata, save_checkpoint
 
     zip_path, sidecar = checkpoint_paths(path)
     if zip_path.exists() or sidecar.exists():
@@ -91,7 +91,6 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
         if meta["game"] != "tictactoe":
             raise CheckpointError(f"{zip_path} is a {meta['game']} checkpoint, not tic-tac-toe")
         return zip_path
-    from zerosum.training.checkpoints import save_checkpoint
     from zerosum.training.train import train
 
     overrides: dict[str, Any] = {"seed": seed, "out": None, "verbose": verbose, "eval_every": 0, "eval_games": 0}

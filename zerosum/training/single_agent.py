@@ -52,9 +52,10 @@ import numpy as np
 from gymnasium import spaces
 
 from zerosum.agents.base import Agent
-from zerosum.agents.learned import OBS_FORMATS, env_name_for, policy_input
+from zerosum.agents.learned import OBS_FORMATS, policy_input
 from zerosum.games import Game, make_game
 from zerosum.games.base import ONGOING, IllegalActionError, ZerosumError
+from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
 
 SEATS = (0, 1, "alternate", "random")
@@ -70,9 +71,7 @@ def resolve_game(game: str | Game, variant: dict[str, Any] | None = None) -> Gam
         if variant:
             raise ValueError("give the variant either in the Game or as variant=..., not both")
         return game
-    from zerosum.envs import ENVS
-
-    name = ENVS[game][1] if game in ENVS else game
+    name = env_game(game) if game in ENVS else game
     return make_game(name, **(variant or {}))
 
 
@@ -95,7 +94,7 @@ class SingleAgentEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not allowed: one of {self.metadata['render_modes']} or None")
         self.game = resolve_game(game, variant)
-        self.env_name = env_name_for(self.game.name)
+        self.env_name = env_name(self.game.name)
         self.source = as_source(opponent)
         self.seat_mode, self.first_seat = seat, first_seat
         self.obs_format, self.illegal_penalty = obs_format, float(illegal_penalty)

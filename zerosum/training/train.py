@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zerosum.agents.learned import ALGOS, OBS_FORMATS, require_train_extra
+from zerosum.agents.checkpoints import ALGOS, require_train_extra
+from zerosum.agents.learned import OBS_FORMATS
 from zerosum.training.opponents import Curriculum, FixedOpponent, MixedOpponent, OpponentSource, SelfPlayPool
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
@@ -166,7 +167,7 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
 
 def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
     """The SB3 model for ``cfg.algo`` with its defaults and overrides."""
-    from zerosum.agents.learned import algo_class
+    from zerosum.agents.checkpoints import algo_class
 
     cls = algo_class(cfg.algo)
     policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
@@ -195,7 +196,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     from zerosum.training.callbacks import (
         EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback, TimeLimitCallback,
     )
-    from zerosum.training.checkpoints import save_checkpoint
+    from zerosum.agents.checkpoints import save_checkpoint
 
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out) if cfg.out else None
@@ -237,7 +238,7 @@ def train(cfg: TrainConfig) -> TrainResult:
 
 
 def _metadata(cfg: TrainConfig, game: Any, source: OpponentSource, steps: int) -> dict[str, Any]:
-    from zerosum.training.checkpoints import build_metadata
+    from zerosum.agents.checkpoints import build_metadata
 
     policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
     config = {k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("variant",)}

@@ -9,7 +9,8 @@ extra plumbing is needed:
   only (at a terminal observation every action is masked and ``1 - done`` zeroes it);
 * epsilon-greedy exploration draws uniformly among the legal actions.
 
-Imported only when training or loading a ``maskable_dqn`` checkpoint.
+Imported only when training or loading a ``maskable_dqn`` checkpoint (it needs torch and
+stable-baselines3); :data:`zerosum.agents.checkpoints.ALGORITHMS` names it.
 """
 
 from __future__ import annotations
