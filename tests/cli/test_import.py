@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ def test_a_registered_game_is_playable_after_import(tmp_path):
     done = _run(["--import", "my_games", "play", "my_tictactoe", "--opponent", "random", "--first"], tmp_path,
                 "b2\nquit\n")
     assert done.returncode == 0, done.stderr
-    assert "2  . X" in done.stdout  # the typed move b2 is on the board
+    assert re.search(r"^2  \S X \S$", done.stdout, re.M)  # the typed move b2 is on the board
 
 
 def test_a_missing_module_is_a_clear_error(tmp_path):
