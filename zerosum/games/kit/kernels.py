@@ -78,9 +78,20 @@ def no_order_hint(params, state, moves, n, scores):  # type: ignore[no-untyped-d
         scores[i] = 0.0
 
 
-def signature_text(signature: Any) -> str:
-    """A kernel signature as a person reads it, e.g. ``int64(params, state, out)``."""
-    return str(signature)
+ARGUMENTS = {
+    "legal": ("params", "state", "out"), "apply": ("params", "state", "action", "child"),
+    "status": ("params", "state"), "player": ("params", "state"), "key": ("params", "state"),
+    "observe": ("params", "state", "player", "out"), "order": ("params", "state", "moves", "n", "scores"),
+    "is_legal": ("params", "state", "action"), "heuristic": ("params", "state", "player"),
+}
+
+
+def signature_text(signature: Any, kind: str = "") -> str:
+    """A kernel signature as a person reads it, e.g.
+    ``int64(params: readonly array(int64, 1d, C), state: array(int64, 1d, C), out: ...)``."""
+    names = ARGUMENTS.get(kind, ())
+    args = [f"{names[i]}: {a}" if i < len(names) else str(a) for i, a in enumerate(signature.args)]
+    return f"{signature.return_type}({', '.join(args)})"
 
 
 def has_signature(fn: Any, signature: Any) -> bool:
@@ -113,13 +124,13 @@ class Kernels:
                 continue
             if fn is None:
                 raise KernelError(f"the {f.name!r} kernel is missing: write one compiled with "
-                                  f"@kernel({f.name.upper()}), signature {sig}")
+                                  f"@kernel({f.name.upper()}), signature {signature_text(sig, f.name)}")
             if not has_signature(fn, sig):
                 got = getattr(fn, "nopython_signatures", None)
-                what = (f"compiled for {', '.join(map(str, got))}" if got else
+                what = (f"compiled for {', '.join(signature_text(g, f.name) for g in got)}" if got else
                         f"{type(fn).__name__} {getattr(fn, '__name__', fn)!r}, not a kernel")
                 raise KernelError(f"the {f.name!r} kernel must be compiled with @kernel({f.name.upper()}), "
-                                  f"signature {sig}; got {what}")
+                                  f"signature {signature_text(sig, f.name)}; got {what}")
 
 
 SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER, "key": KEY,
