@@ -28,6 +28,8 @@ def _kernels(**changes):
 def test_a_missing_kernel_is_refused_by_name():
     with pytest.raises(KernelError, match=r"the 'observe' kernel is missing: .*@kernel\(OBSERVE\)"):
         _kernels(observe=None)
+    with pytest.raises(KernelError, match=r"the 'legal' kernel is missing: .*signature int64\(params: "):
+        Kernels(apply=TTT_KERNELS.apply)
 
 
 def test_a_kernel_of_the_wrong_signature_is_refused_with_the_signature_expected():

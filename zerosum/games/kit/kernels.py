@@ -107,12 +107,12 @@ class Kernels:
     the compiled search and the hot calls import it from there.
     """
 
-    legal: Any
-    apply: Any
-    status: Any
-    player: Any
-    key: Any
-    observe: Any
+    legal: Any = None
+    apply: Any = None
+    status: Any = None
+    player: Any = None
+    key: Any = None
+    observe: Any = None
     order: Any = no_order_hint
     is_legal: Any = None
 
