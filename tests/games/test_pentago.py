@@ -325,7 +325,7 @@ def random_positions(count, seed, wbr=True, min_moves=0, max_moves=30):
 
 def test_heuristics_match_readable_references():
     g = Pentago()
-    assert set(g.heuristics) == {"open_lines", "runs", "centre"} and g.default_heuristic == "open_lines"
+    assert set(g.heuristics) == {"threats", "open_lines", "runs", "centre"} and g.default_heuristic == "threats"
     refs = {"runs": ref_runs, "open_lines": ref_open_lines, "centre": ref_centre}
     for s in random_positions(150, seed=11):
         board = board_of(s)

@@ -100,7 +100,7 @@ class Pentago(Game):
                 "False: always turn, then look for fives (OpenSpiel's rule)"),
     )
     heuristics = knowledge.HEURISTICS
-    default_heuristic = "open_lines"
+    default_heuristic = "threats"  # beat open_lines at 0.05 s a move: see knowledge.py
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """Fixed sizes: 288 actions, games of at most 36 moves; params ``[win_before_rotation]``."""

@@ -1,17 +1,31 @@
-"""Pentago's search knowledge: the heuristics ``open_lines``, ``runs`` and ``centre``, and
-the ordering hint (wins, blocks, threes, then the centre).
+"""Pentago's search knowledge: the heuristics ``threats`` (the default), ``open_lines``,
+``runs`` and ``centre``, and the ordering hint (wins, blocks, threes, then the centre).
 
 The open-line count reads the stones of all 32 lines at once: bit-sliced adders over the
 four directions packed into one 64-bit word (:data:`~zerosum.games.pentago.tables.PACKED_START`),
 then popcounts. Each heuristic is own minus opponent's, so h(s, 0) == -h(s, 1).
+
+``threats`` sees what one quadrant turn does, which the study's evaluation ignored (a
+human beat it by turning back what it turned): per quadrant and orientation, a table
+gives the stones that quadrant puts on every line (bit-sliced, packed as above), so the
+lines after each of the 8 turns are the board's counts minus one quadrant's share plus
+its turned share. From these: the open lines by stones, the fours a single turn makes,
+the threes no turn breaks, the quadrant centres (no turn moves them), whether the side
+to move wins with this move and whether the other side has two threats at once. Its
+weights come from self-play (bench/tune_heuristic.py). It is the default because at
+equal time it beats ``open_lines``: ``zerosum match --game pentago "alphabeta(time=0.05,
+heuristic=threats)" "alphabeta(time=0.05, heuristic=open_lines)" --max-games 200
+--workers 2`` gave W/D/L 136/32/32, Elo +200 [95% interval +152, +249].
 """
 
 from __future__ import annotations
 
-from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, helper, kernel, popcount
+import numpy as np
+
+from zerosum.games.kit import HEURISTIC, HEURISTIC_LIMIT, ORDER, Heuristic, helper, kernel, popcount
 from zerosum.games.pentago.tables import (
-    A_PACK, A_START, CELL_WEIGHT, D_PACK, D_START, H_START, INNER_RING, PACKED_START, QUADRANT_CENTRES, RUN_STARTS,
-    RUN_VALUE, S_TO_MOVE, V_PACK, V_START,
+    A_PACK, A_START, CELL_WEIGHT, D_PACK, D_START, H_START, INNER_RING, PACKED_START,
+    QUADRANT_CENTRES, QUADRANT_ORIGIN, ROTATED, RUN_STARTS, RUN_VALUE, S_TO_MOVE, V_PACK, V_START,
 )
 
 
@@ -111,6 +125,148 @@ def centre(params, s, player):  # pragma: no cover - compiled
                  + popcount(me & INNER_RING) - popcount(op & INNER_RING))
 
 
+# ---- threats: what one quadrant turn does to the lines -------------------------------------
+def _packed_lines() -> list[tuple[int, list[int]]]:
+    """Each of the 32 lines as (its bit in the packed layout of PACKED_START, its 5 cells)."""
+    out = []
+    for starts, step, shift in ((H_START, 1, 0), (V_START, 6, V_PACK), (D_START, 7, D_PACK), (A_START, 5, A_PACK)):
+        out += [(c + shift, [c + k * step for k in range(5)]) for c in range(36) if (starts >> c) & 1]
+    return out
+
+
+def _quadrant_counts() -> tuple[np.ndarray, np.ndarray]:
+    """QUAD_LO/QUAD_HI[q, o, pattern]: bits 0 and 1 of the number of stones that quadrant q
+    holding ``pattern`` (its 9 cells row by row) puts on each line, packed as PACKED_START,
+    with the quadrant as it is (o = 0), turned anticlockwise (1) or clockwise (2)."""
+    boards = np.zeros((4, 3, 512), np.int64)
+    pats = np.arange(512, dtype=np.int64)
+    for q in range(4):
+        o = int(QUADRANT_ORIGIN[q])
+        for i in range(9):
+            boards[q, 0] |= ((pats >> i) & 1) << (o + 6 * (i // 3) + i % 3)
+        boards[q, 1:] = ROTATED[2 * q:2 * q + 2]
+    lo = np.zeros_like(boards)
+    hi = np.zeros_like(boards)
+    for bit, cells in _packed_lines():
+        n = sum((boards >> c) & 1 for c in cells)
+        lo |= (n & 1) << bit
+        hi |= (n >> 1) << bit
+    return lo, hi
+
+
+QUAD_LO, QUAD_HI = _quadrant_counts()
+THREAT_FEATURES = ("open1", "open2", "open3", "open4", "turned_fours", "unbreakable", "centres", "win_now",
+                   "defence_lost")
+"""The features of ``threats``, each own minus the opponent's except the last two (see threat_features)."""
+# The output of ``python bench/tune_heuristic.py pentago threats --iterations 30 --pairs 16 --nodes 50000
+# --workers 2 --a 0.5 --versus open_lines --final-pairs 50`` (seed 0, 21 minutes; SPSA from 1, 3, 9, 27, 9, 5,
+# 3, 500, 200). Its final matches, 100 games each at 50,000 nodes a move: tuned vs start 28/50/22, Elo +21
+# [-25, +67]; tuned vs open_lines 42/37/21, +74 [+32, +119]; start vs open_lines 48/38/14, +123 [+69, +178].
+THREAT_WEIGHTS = np.array([1.0, 3.957, 9.638, 29.897, 8.686, 5.559, 2.189, 539.669, 185.825])
+"""The weights of THREAT_FEATURES, tuned by self-play (bench/tune_heuristic.py; the run is cited above)."""
+
+
+@helper
+def quadrant_pattern(b, q):  # pragma: no cover - compiled
+    """The 9 bits of quadrant q of bitboard b, row by row."""
+    x = b >> QUADRANT_ORIGIN[q]
+    return (x & 7) | ((x >> 3) & 0x38) | ((x >> 6) & 0x1C0)
+
+
+@helper
+def add3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
+    """Per line, a + b, bit-sliced (a of 3 bits, b of 2; every sum here is at most 5)."""
+    c = a0 & b0
+    s1 = a1 ^ b1 ^ c
+    c = (a1 & b1) | (c & (a1 ^ b1))
+    return a0 ^ b0, s1, a2 ^ c
+
+
+@helper
+def sub3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
+    """Per line, a - b, bit-sliced, for b <= a (a of 3 bits, b of 2)."""
+    w = ~a0 & b0
+    d1 = a1 ^ b1 ^ w
+    w = (~a1 & b1) | (~(a1 ^ b1) & w)
+    return a0 ^ b0, d1, a2 ^ w
+
+
+@helper
+def threat_features(params, s):  # pragma: no cover - compiled
+    """The features of ``threats`` from the side to move (X) against the other (Y).
+
+    Line counts come per quadrant from QUAD_LO/QUAD_HI, so a turn of quadrant q is the
+    board's counts minus q's contribution plus q's turned one: all 8 turns cost 16
+    bit-sliced additions per side. Returns, X minus Y: open lines (free of the other
+    side) with 1, 2, 3, 4 stones; fours a single turn makes (a line with 4+ stones and
+    no enemy stone after the turn that is not an open four now, counted per turn); open
+    lines of 3+ stones that no turn breaks; stones on the quadrant centres (no turn moves
+    them). Then ``win_now``: X wins with this move (a line is an open four after some
+    turn: place its fifth stone, then turn; an open four now stays one when a quadrant
+    off its line turns, so either rule variant wins), and ``defence_lost``: X cannot win
+    now and Y has two or more lines that one turn leaves open fours.
+    """
+    x = s[S_TO_MOVE]
+    me = s[x]
+    op = s[1 - x]
+    a0 = a1 = a2 = b0 = b1 = b2 = 0
+    for q in range(4):
+        pa = quadrant_pattern(me, q)
+        pb = quadrant_pattern(op, q)
+        a0, a1, a2 = add3(a0, a1, a2, QUAD_LO[q, 0, pa], QUAD_HI[q, 0, pa])
+        b0, b1, b2 = add3(b0, b1, b2, QUAD_LO[q, 0, pb], QUAD_HI[q, 0, pb])
+    a_free = PACKED_START & ~(b0 | b1 | b2)
+    b_free = PACKED_START & ~(a0 | a1 | a2)
+    a4 = a_free & a2
+    b4 = b_free & b2
+    a_keep = a_free & (a2 | (a1 & a0))
+    b_keep = b_free & (b2 | (b1 & b0))
+    a_made = 0
+    b_made = 0
+    a_turned = 0
+    b_turned = 0
+    for q in range(4):
+        pa = quadrant_pattern(me, q)
+        pb = quadrant_pattern(op, q)
+        c0, c1, c2 = sub3(a0, a1, a2, QUAD_LO[q, 0, pa], QUAD_HI[q, 0, pa])
+        d0, d1, d2 = sub3(b0, b1, b2, QUAD_LO[q, 0, pb], QUAD_HI[q, 0, pb])
+        for o in range(1, 3):
+            e0, e1, e2 = add3(c0, c1, c2, QUAD_LO[q, o, pa], QUAD_HI[q, o, pa])
+            f0, f1, f2 = add3(d0, d1, d2, QUAD_LO[q, o, pb], QUAD_HI[q, o, pb])
+            ea = ~(f0 | f1 | f2)
+            eb = ~(e0 | e1 | e2)
+            a_turned += popcount(e2 & ea & ~a4)
+            b_turned += popcount(f2 & eb & ~b4)
+            a_made |= e2 & ea
+            b_made |= f2 & eb
+            a_keep &= (e2 | (e1 & e0)) & ea
+            b_keep &= (f2 | (f1 & f0)) & eb
+    win_now = 1 if a_made != 0 else 0
+    lost = 1 if win_now == 0 and popcount(b_made) >= 2 else 0
+    return (popcount(a_free & a0 & ~a1 & ~a2) - popcount(b_free & b0 & ~b1 & ~b2),
+            popcount(a_free & a1 & ~a0 & ~a2) - popcount(b_free & b1 & ~b0 & ~b2),
+            popcount(a_free & a1 & a0 & ~a2) - popcount(b_free & b1 & b0 & ~b2),
+            popcount(a4) - popcount(b4), a_turned - b_turned, popcount(a_keep) - popcount(b_keep),
+            popcount(me & QUADRANT_CENTRES) - popcount(op & QUADRANT_CENTRES), win_now, lost)
+
+
+@helper
+def threat_value(params, s, player, w):  # pragma: no cover - compiled
+    """The weighted sum of threat_features with weights w, from player's point of view."""
+    f = threat_features(params, s)
+    v = (w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4] + w[5] * f[5] + w[6] * f[6]
+         + w[7] * f[7] - w[8] * f[8])
+    v = min(max(v, 1.0 - HEURISTIC_LIMIT), HEURISTIC_LIMIT - 1.0)
+    return v if player == s[S_TO_MOVE] else -v
+
+
+@kernel(HEURISTIC)
+def threats(params, s, player):  # pragma: no cover - compiled
+    """Threat-based and turn-aware: open lines, fours one turn makes, lines no turn breaks,
+    centres, and who wins on the move; weights THREAT_WEIGHTS (tuned by self-play)."""
+    return threat_value(params, s, player, THREAT_WEIGHTS)
+
+
 @kernel(ORDER)
 def order(params, s, moves, n, scores):  # pragma: no cover - compiled
     """Cells first by the lines through them: the mover's fours (a win), the opponent's
@@ -139,6 +295,9 @@ def order(params, s, moves, n, scores):  # pragma: no cover - compiled
 
 
 HEURISTICS = {
+    "threats": Heuristic("threats", threats,
+                         "open lines, fours one quadrant turn makes, lines no turn breaks, centres and a win on "
+                         "the move, weighted by self-play", symmetric=True),
     "open_lines": Heuristic("open_lines", open_lines,
                             "lines still winnable weighted 1/3/9/27 by own stones, own minus opponent's",
                             symmetric=True),
