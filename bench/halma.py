@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from _report import emit, headline
-from zerosum.games.halma import Halma
+from zerosum.games.halma import TURN, Halma
 from zerosum.search import AlphaBeta, minimax
 
 OPENING_PLIES = 4
@@ -42,14 +42,14 @@ def self_play(game: Halma, heuristic: str, depth: int, games: int, keep: range |
         for _ in range(OPENING_PLIES):
             s = game.apply(s, int(rng.choice(game.legal_actions(s))))
         while not game.is_terminal(s):
-            if keep is not None and int(s[8]) in keep:
+            if keep is not None and int(s[TURN]) in keep:
                 positions.append(s)
             t = time.perf_counter()
             r = engines[game.current_player(s)].search(s, depth, seed=int(rng.integers(1 << 31)))
             seconds += time.perf_counter() - t
             moves += 1
             s = game.apply(s, r.action)
-        lengths.append(int(s[8]))
+        lengths.append(int(s[TURN]))
         winners.append(game.outcome(s).winner)
     decided = sum(w is not None for w in winners)
     return {"heuristic": heuristic, "depth": depth, "games": games, "with_winner": decided,

@@ -29,6 +29,7 @@ import numpy as np
 from _report import emit
 
 from zerosum.games import make_game
+from zerosum.games.halma import TURN
 from zerosum.search import AlphaBeta, minimax
 
 GAME = make_game("halma")
@@ -58,7 +59,7 @@ def cost_game(seed: int, minimax_moves: int) -> list[dict]:
     rows = []
     while not GAME.is_terminal(s):
         p = GAME.current_player(s)
-        move = int(s[8])
+        move = int(s[TURN])
         row = {"game": seed, "move": move, "legal": len(GAME.legal_actions(s))}
         values = []
         for k in CONFIGS:
@@ -88,7 +89,7 @@ def self_play(heuristic: str, depth: int, games: int) -> dict:
         while not GAME.is_terminal(s):
             r = engines[GAME.current_player(s)].search(s, depth, seed=int(rng.integers(1 << 31)))
             s = GAME.apply(s, r.action)
-        lengths.append(int(s[8]))
+        lengths.append(int(s[TURN]))
         ret = GAME.returns(s)
         winners.append(0 if ret[0] > 0 else 1 if ret[1] > 0 else -1)
     won = [n for n, w in zip(lengths, winners) if w >= 0]

@@ -1,7 +1,7 @@
 """A deliberately simple Halma move generator, written from the rules and nothing else.
 
 Plain Python over a 2-D board, recursion for jump chains, no bitboards and no tables: the
-compiled rules in zerosum.games.halma are tested against it. It reads positions only
+compiled rules in zerosum.games.halma.rules are tested against it. It reads positions only
 through ``Halma.board`` (and the turn counter) and writes actions as ``from*N*N + to``.
 """
 

@@ -8,12 +8,11 @@ import pytest
 from tests.games import halma_reference as ref
 from tests.playouts import check_random_playouts
 from zerosum.envs import make
-from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
-from zerosum.games.base import HEURISTIC
-from zerosum.games.halma import (
-    CENTRE_C, DIAG_C, DIST, FILL_C, HASH, PASS, PHASES, SIZES, STRATEGIES, TURN, Halma, _table_sum,
-    forward_first, left_home, past_midline,
-)
+from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
+from zerosum.games.halma import HASH, PASS, SIZES, TURN, Halma
+from zerosum.games.halma.heuristics import CENTRE_C, DIAG_C, DIST, FILL_C, forward_first, table_sum
+from zerosum.games.halma.strategies import PHASES, STRATEGIES, left_home, past_midline
+from zerosum.games.kit import HEURISTIC
 
 GAMES = {n: Halma(size=n) for n in SIZES}
 
@@ -195,13 +194,29 @@ def test_initial_position_and_variants():
         assert g.num_actions == size ** 4 and g.observation_shape == (size, size, 6)
         assert g.current_player(s) == 0 and g.outcome(s) == Outcome.ONGOING
     assert GAMES[16].variant == {"size": 16, "max_turns": 600}
-    for bad in ({"size": 12}, {"size": True}, {"max_turns": 0}, {"max_turns": 2.5}, {"players": 4}):
+    for bad in ({"size": 12}, {"size": True}, {"size": 16.0}, {"max_turns": 0}, {"max_turns": 2.5},
+                {"max_turns": 100_001}, {"players": 4}):
         with pytest.raises(VariantError):
             make_game("halma", **bad)
-    with pytest.raises(VariantError, match="two pieces on one square"):
-        GAMES[8].position(["a1"], ["a1"])
-    with pytest.raises(VariantError, match="at most 10"):
-        GAMES[8].position([f"{c}{r}" for c in "abcdefgh" for r in (4, 5)], [])
+    assert Halma(size=16) == Halma(size=16, max_turns=600) and hash(Halma()) == hash(Halma(max_turns=600))
+    assert Halma(size=8) != Halma(size=8, max_turns=201)
+    with pytest.raises(AttributeError, match="frozen"):
+        GAMES[8].size = 10
+
+
+@pytest.mark.parametrize(("x", "o", "turn", "message"), [
+    (["a1"], ["a1"], 0, "two pieces on one square: a1"),
+    ([f"{c}{r}" for c in "abcdefgh" for r in (4, 5)], [], 0, "at most 10"),
+    (["z9"], [], 0, "cannot read square 'z9'"),
+    ([64], [], 0, r"an int in \[0, 64\); got 64"),
+    ([True], [], 0, "got True"),
+    (["a1"], ["h8"], -1, "turn=-1"),
+    (["a1"], ["h8"], 201, "0 to max_turns=200"),
+    (["a1"], ["h8"], 1.0, "turn=1.0"),
+])
+def test_position_errors(x, o, turn, message):
+    with pytest.raises(PositionError, match=message):
+        GAMES[8].position(x, o, turn=turn)
 
 
 def test_keys_equal_for_transpositions():
@@ -237,6 +252,8 @@ def test_action_names_round_trip_and_errors():
     for bad in (65536, -1, 1.5, "c1-e3", None):
         with pytest.raises(IllegalActionError, match="an int in|out of range"):
             g.apply(g.initial_state(), bad)
+        with pytest.raises(IllegalActionError, match="an int in|out of range"):
+            g.action_to_string(bad)
 
 
 def test_render_has_coordinates_and_camps():
@@ -270,7 +287,7 @@ def test_heuristics_are_compiled_antisymmetric_and_bounded():
     positions = list(reachable_positions(g, 150, seed=5))
     for name in names:
         h = g.heuristic(name)
-        assert h.compiled and HEURISTIC in h.fn.nopython_signatures, name
+        assert h.compiled and HEURISTIC in h.fn.nopython_signatures and h.symmetric, name
         for s in positions[::5]:
             v0, v1 = h.fn(g.params, s, 0), h.fn(g.params, s, 1)
             assert abs(v0) <= 10_000 and v0 == pytest.approx(-v1, abs=1e-9), name
@@ -327,11 +344,11 @@ def test_phased_strategy_switches_by_position():
     end = g.position(["f5", "h8"], ["a1"])
     assert past_midline(g.params, end, 0) == 1
     # each side is scored by its own phase's strategy, plus 1000 per phase reached
-    x_mid = 1000 + _table_sum(DIAG_C, 0, mid, 0)
-    o_mid = -_table_sum(CENTRE_C, 0, mid, 1)  # O (on h8) has not left home
+    x_mid = 1000 + table_sum(DIAG_C, 0, mid, 0)
+    o_mid = -table_sum(CENTRE_C, 0, mid, 1)  # O (on h8) has not left home
     assert phased(g.params, mid, 0) == pytest.approx(x_mid - o_mid)
-    x_end = 2000 - _table_sum(FILL_C, 0, end, 0)
-    o_end = 2000 - _table_sum(FILL_C, 0, end, 1)  # O (on a1) is past the midline too
+    x_end = 2000 - table_sum(FILL_C, 0, end, 0)
+    o_end = 2000 - table_sum(FILL_C, 0, end, 1)  # O (on a1) is past the midline too
     assert phased(g.params, end, 0) == pytest.approx(x_end - o_end)
     for st in STRATEGIES.values():
         assert st.order is forward_first
