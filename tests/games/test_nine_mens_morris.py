@@ -9,15 +9,19 @@ import pytest
 
 from tests.games.morris_cases import CASES
 from tests.playouts import check_random_playouts, perft
-from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
-from zerosum.games.nine_mens_morris import (
-    ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_COUNT, S_TURNS, NineMensMorris, PositionError,
-)
-
-pyspiel = pytest.importorskip("pyspiel")
+from zerosum import search
+from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
+from zerosum.games.nine_mens_morris import NineMensMorris
+from zerosum.games.nine_mens_morris.tables import ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_COUNT, S_TURNS
 
 VARIANTS = [{}, {"protect_mills": False}, {"flying": False}, {"no_return": True}, {"max_turns": 40},
             {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}]
+
+
+@pytest.fixture
+def pyspiel():
+    """OpenSpiel, for the cross-checks only: they skip without it, the rest of the suite runs."""
+    return pytest.importorskip("pyspiel")
 
 
 def names(game, actions):
@@ -41,7 +45,7 @@ def test_geometry_tables():
                 assert POINT_RC[p, 0] == POINT_RC[q, 0] or POINT_RC[p, 1] == POINT_RC[q, 1]
 
 
-def test_point_numbering_matches_openspiel():
+def test_point_numbering_matches_openspiel(pyspiel):
     """OpenSpiel draws point i at a text position; ours sits at the same row and column."""
     os_game = pyspiel.load_game("nine_mens_morris")
     cols = [0, 2, 4, 7, 10, 12, 14]  # OpenSpiel's text columns of files a..g
@@ -101,7 +105,7 @@ def test_scripted_game(case):
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.get("openspiel")],
                          ids=[c["name"] for c in CASES if c.get("openspiel")])
-def test_scripted_game_replays_in_openspiel(case):
+def test_scripted_game_replays_in_openspiel(case, pyspiel):
     game, actions = _play_case(case)
     st = pyspiel.load_game("nine_mens_morris").new_initial_state()
     s = game.initial_state()
@@ -120,7 +124,7 @@ def test_perft_from_the_start():
     assert [perft(game, s, d) for d in (1, 2, 3, 4)] == [24, 552, 12_144, 255_024]
 
 
-def test_cross_check_with_openspiel():
+def test_cross_check_with_openspiel(pyspiel):
     """Identical legal actions, player, terminal status and returns at every step of 200 games."""
     game = NineMensMorris()
     os_game = pyspiel.load_game("nine_mens_morris")
@@ -356,9 +360,6 @@ def test_ordering_hint_puts_mill_closing_then_blocking_first():
 
 
 # ---- search ---------------------------------------------------------------------------------------
-search = pytest.importorskip("zerosum.search")
-
-
 def _random_positions(game, count, seed):
     rng = np.random.default_rng(seed)
     out = []

@@ -77,7 +77,8 @@ import numpy as np
 
 from zerosum.envs.aec import ZerosumEnv
 from zerosum.envs.drawing import HIGHLIGHT, LINE, STONES, canvas, stone, to_array
-from zerosum.games.nine_mens_morris import ADJ, NUM_POINTS, POINT_RC, S_REMOVAL, S_TO_MOVE, NineMensMorris
+from zerosum.games.nine_mens_morris import NineMensMorris
+from zerosum.games.nine_mens_morris.tables import ADJ, NUM_POINTS, POINT_RC, S_REMOVAL, S_TO_MOVE
 
 NAME = "nine_mens_morris_v0"
 _CELL = 60
