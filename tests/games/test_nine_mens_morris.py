@@ -9,6 +9,7 @@ import pytest
 
 from tests.games.morris_cases import CASES
 from tests.playouts import check_random_playouts, perft
+from zerosum.testing import random_positions
 from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.nine_mens_morris import NineMensMorris
@@ -360,27 +361,12 @@ def test_ordering_hint_puts_mill_closing_then_blocking_first():
 
 
 # ---- search ---------------------------------------------------------------------------------------
-def _random_positions(game, count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, 120))):
-            legal = game.legal_actions(s)
-            if len(legal) == 0:
-                break
-            s = game.apply_unchecked(s, int(legal[rng.integers(len(legal))]))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
-
-
 @pytest.mark.parametrize("variant", [{}, {"protect_mills": False, "flying": False, "no_return": True}],
                          ids=["default", "study-rules"])
 def test_alphabeta_equals_minimax(variant):
     game = NineMensMorris(**variant)
     heuristics = list(game.heuristics)
-    for i, s in enumerate(_random_positions(game, 40, seed=5)):
+    for i, s in enumerate(random_positions(game, 40, seed=5, max_plies=119)):
         h = heuristics[i % len(heuristics)]
         for depth in (1, 2, 3):
             ref = search.minimax(game, s, depth, heuristic=h).value

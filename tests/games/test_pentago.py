@@ -9,6 +9,7 @@ from numba import njit
 
 from tests.games.pentago_cases import SCRIPTED_GAMES, WIN_IN_ONE
 from tests.playouts import check_random_playouts, perft
+from zerosum.testing import random_positions as shared_random_positions
 from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
 from zerosum.games.pentago import Pentago, cell_name
@@ -309,18 +310,9 @@ def ref_centre(board, p):
 
 
 def random_positions(count, seed, wbr=True, min_moves=0, max_moves=30):
-    g = Pentago(win_before_rotation=wbr)
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = g.initial_state()
-        for _ in range(int(rng.integers(min_moves, max_moves + 1))):
-            if g.is_terminal(s):
-                break
-            s = g.apply(s, int(rng.choice(g.legal_actions(s))))
-        if not g.is_terminal(s):
-            out.append(s)
-    return out
+    """Unfinished positions after min_moves..max_moves random moves (zerosum.testing's helper)."""
+    return shared_random_positions(Pentago(win_before_rotation=wbr), count, seed, min_plies=min_moves,
+                                   max_plies=max_moves)
 
 
 def test_heuristics_match_readable_references():
