@@ -41,7 +41,7 @@ from zerosum.agents.search import AlphaBetaAgent, nim_mover_wins
 from zerosum.evaluation import play_match
 from zerosum.evaluation.stats import Record
 from zerosum.games import Heuristic, make_game
-from zerosum.games.base import HEURISTIC, kernel
+from zerosum.games.kit import HEURISTIC, kernel
 from zerosum.search import WIN_BOUND, AlphaBeta
 
 STARTS = ((1, 3, 5, 7), (3, 4, 5), (3, 5, 7), (2, 4, 6, 8))

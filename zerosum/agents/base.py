@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.games.base import Action, Game, State
+from zerosum.games.kit import Action, Game, State
 
 
 def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:

@@ -33,7 +33,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from zerosum.games.base import Game, ZerosumError
+from zerosum.games.kit import Game, ZerosumError
 from zerosum.games.registry import env_name
 
 FORMAT = "zerosum-checkpoint"

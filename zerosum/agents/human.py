@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from zerosum.agents.base import Agent
-from zerosum.games.base import Action, Game, IllegalActionError, State
+from zerosum.games.kit import Action, Game, IllegalActionError, State
 
 Command = Callable[[str], bool]
 """A word the person may type besides moves: called with the rest of the line; True when it

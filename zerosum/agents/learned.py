@@ -35,7 +35,7 @@ from zerosum.agents.checkpoints import (
     ALGOS, FORMAT, FORMAT_VERSION, Q_ALGOS, TRAIN_EXTRA, CheckpointError, MissingExtraError, algo_class,
     check_compatible, checkpoint_paths, jsonable_variant, load_checkpoint, read_metadata, require_train_extra,
 )
-from zerosum.games.base import Action, Game, State
+from zerosum.games.kit import Action, Game, State
 
 OBS_FORMATS = ("flat", "dict")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.agents.base import Agent
-from zerosum.games.base import Action, Game, State
+from zerosum.games.kit import Action, Game, State
 
 
 class NoisyAgent(Agent):

@@ -23,7 +23,7 @@ import numpy as np
 
 from zerosum.agents.base import Agent
 from zerosum.agents.checkpoints import algo_of, checkpoint_paths, read_metadata
-from zerosum.games.base import Action, Game, State, ZerosumError
+from zerosum.games.kit import Action, Game, State, ZerosumError
 
 POLICY_KINDS = ("an Agent", "an agent spec string such as 'alphabeta(depth=3)'", "a checkpoint path (.zip)",
                 "a stable-baselines3 / sb3-contrib model", "a callable (observation dict) -> action")

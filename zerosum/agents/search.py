@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.agents.base import Agent
-from zerosum.games.base import Action, Game, State
+from zerosum.games.kit import Action, Game, State
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, check_budget
 from zerosum.search.mcts import MCTS, check_options
 from zerosum.search.functions import resolve_heuristic

@@ -25,7 +25,7 @@ from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
 from zerosum.agents.noisy import NoisyAgent
 from zerosum.agents.search import AlphaBetaAgent, MCTSAgent, MinimaxAgent, PerfectNimAgent
-from zerosum.games.base import ZerosumError
+from zerosum.games.kit import ZerosumError
 from zerosum.values import ValueSyntaxError, parse_options
 
 

@@ -40,7 +40,7 @@ import numpy as np
 from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
-from zerosum.games.base import Game, ZerosumError
+from zerosum.games.kit import Game, ZerosumError
 
 Payload = Mapping[str, Any]
 """{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from zerosum.games.base import ZerosumError
+from zerosum.games.kit import ZerosumError
 
 BACKENDS = ("process", "ray")
 

@@ -42,7 +42,7 @@ from zerosum.evaluation import report as views
 from zerosum.evaluation.backends import make_backend
 from zerosum.evaluation.stats import EvaluatedGame, OpponentResult, Record, opponent_results
 from zerosum.evaluation.tournament import gauntlet
-from zerosum.games.base import Game, ZerosumError
+from zerosum.games.kit import Game, ZerosumError
 
 
 class EvaluationError(ZerosumError, ValueError):

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.agents.base import Agent, as_generator
-from zerosum.games.base import Action, Game
+from zerosum.games.kit import Action, Game
 from zerosum.search.result import SearchResult
 
 END, ERROR, ILLEGAL, MAX_LENGTH = "end", "error", "illegal", "max_length"

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.evaluation.match import STAT_COLUMNS, MatchResult, line_names
-from zerosum.games.base import Action, Game, ZerosumError
+from zerosum.games.kit import Action, Game, ZerosumError
 
 SCHEMA_VERSION = 1
 

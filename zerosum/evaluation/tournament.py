@@ -30,7 +30,7 @@ from zerosum.evaluation.config import AgentEntry, ConfigError, TournamentConfig,
 from zerosum.evaluation.match import random_opening
 from zerosum.evaluation.stats import Record
 from zerosum.evaluation.store import GameTask, Store
-from zerosum.games.base import Game
+from zerosum.games.kit import Game
 
 Note = Callable[[str], None]
 

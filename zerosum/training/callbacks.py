@@ -19,7 +19,7 @@ from zerosum.agents import make_agent
 from zerosum.agents.checkpoints import save_checkpoint
 from zerosum.agents.learned import PolicyAgent
 from zerosum.evaluation.evaluate import EvaluationReport, evaluate
-from zerosum.games.base import Game
+from zerosum.games.kit import Game
 from zerosum.training.opponents import Curriculum, OpponentSource, SelfPlayPool
 
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score"]

@@ -54,7 +54,7 @@ from gymnasium import spaces
 from zerosum.agents.base import Agent
 from zerosum.agents.learned import OBS_FORMATS, policy_input
 from zerosum.games import Game, make_game
-from zerosum.games.base import ONGOING, IllegalActionError, ZerosumError
+from zerosum.games.kit import ONGOING, IllegalActionError, ZerosumError
 from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
 
