@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zerosum.games.base import Game, GameOverError, State
+from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search._flags import (
     ABORTED, C_GEN, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS, F_TT, F_TT_MOVE, HITS, INF, LEAVES,

@@ -12,7 +12,7 @@ How to write a heuristic
 A heuristic scores a position from ``player``'s point of view (larger is better for
 ``player``) and must stay within +-10,000 (wins score 1,000,000 - ply)::
 
-    from zerosum.games.base import HEURISTIC, kernel
+    from zerosum.games.kit import HEURISTIC, kernel
 
     @kernel(HEURISTIC)                          # compiled: full speed
     def corners(params, state, player):
@@ -36,7 +36,7 @@ from numba.core.types.function_type import WrapperAddressProtocol
 from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import _get_wrapper_address
 
-from zerosum.games.base import HEURISTIC, Game, Heuristic
+from zerosum.games.kit import HEURISTIC, Game, Heuristic
 
 
 class FunctionRef(WrapperAddressProtocol):

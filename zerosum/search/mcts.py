@@ -15,7 +15,7 @@ import time as _time
 
 import numpy as np
 
-from zerosum.games.base import Game, GameOverError, Heuristic, State
+from zerosum.games.kit import Game, GameOverError, Heuristic, State
 from zerosum.search import compiled
 from zerosum.search.alphabeta import check_budget
 from zerosum.search.functions import heuristic_ref, resolve_heuristic

@@ -11,7 +11,7 @@ import time as _time
 
 import numpy as np
 
-from zerosum.games.base import Game, GameOverError, State
+from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.result import SearchResult, SearchStats
