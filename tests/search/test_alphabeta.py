@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from zerosum.games import GameOverError, Heuristic, make_game
-from zerosum.games.tictactoe import LINES
+from zerosum.games.tictactoe.rules import LINES
 from zerosum.search import WIN, AlphaBeta, alphabeta, minimax
 from zerosum.testing import random_positions
 

@@ -29,10 +29,12 @@ def test_budgets_and_reproducibility():
     nim = make_game("nim")
     m = MCTS(nim)
     r = m.search(nim.initial_state(), 500, seed=3)
-    assert r.stats.leaves == 500 and r.action in nim.legal_actions(nim.initial_state())
+    assert r.stats.simulations == 500 and r.stats.leaves == 0
+    assert r.action in nim.legal_actions(nim.initial_state())
+    assert 1 < r.stats.nodes <= 1 + 500 * nim.max_moves and r.stats.depth >= 1
     assert m.search(nim.initial_state(), 500, seed=3).action == r.action
     r = m.search(nim.initial_state(), time=0.1, seed=1)
-    assert r.stats.leaves > 0 and r.stats.time < 5.0
+    assert r.stats.simulations > 0 and r.stats.simulations % 64 == 0 and r.stats.time < 5.0
     with pytest.raises(ValueError, match="positive"):
         m.search(nim.initial_state(), 0)
     with pytest.raises(ValueError, match="rollout"):

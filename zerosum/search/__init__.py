@@ -1,7 +1,10 @@
 """Game-agnostic search on the Game protocol: minimax, alpha-beta, MCTS.
 
-The searches are compiled once (numba) for every game: they take the game's kernels
-as first-class functions. See :mod:`zerosum.search.functions` for writing heuristics.
+The searches are numba code written once (:mod:`zerosum.search._template`) and
+specialised per game by the kit's one mechanism (:mod:`zerosum.games.kit.specialize`,
+where the contract and the cache are documented): each game gets its own compiled copy
+with its rules inlined. Heuristics are first-class function arguments, so every heuristic
+of a game runs in the same copy; see :mod:`zerosum.search.functions` for writing one.
 """
 
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, alphabeta

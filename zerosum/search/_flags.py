@@ -1,12 +1,36 @@
-"""Slots and flags shared by the compiled search kernels and their Python drivers."""
+"""Slots and flags shared by the compiled search kernels and their Python drivers.
 
-# alpha-beta flags
+Each search's configuration and statistics are int64 (or float64) arrays in its record
+(:mod:`zerosum.search._arrays`); these names are their slots.
+"""
+
+NO_LIMIT = 1 << 62
+"""A node budget no search reaches: "no limit"."""
+INF = 1e18
+"""Beyond every value a search returns (the initial alpha-beta window)."""
+
+# ---- alpha-beta (and minimax) ----
+# flags (cfg[C_FLAGS]): which enhancements are on
 F_TT, F_TT_MOVE, F_HINT, F_KILLERS, F_HISTORY = 1, 2, 4, 8, 16
-# alpha-beta stats slots
+# cfg slots: flags, history increment (0: 2^depth, 1: depth^2), node budget, TT generation, seeded root
+C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED = 0, 1, 2, 3, 4
+N_CFG = 5
+# stats slots (minimax counts NODES and LEAVES only)
 NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED = 0, 1, 2, 3, 4, 5
 N_STATS = 6
-# alpha-beta cfg slots
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED = 0, 1, 2, 3, 4
 # TT bounds
 EXACT, LOWER, UPPER = 0, 1, 2
-INF = 1e18
+
+# ---- MCTS ----
+# integer cfg slots (icfg): simulations to run, rollout policy, rollout depth, seed
+MC_SIMS, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SEED = 0, 1, 2, 3
+N_MC_ICFG = 4
+ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1  # icfg[MC_ROLLOUT]
+TO_THE_END = -1  # icfg[MC_ROLLOUT_DEPTH]: rollouts play to the end of the game
+KEEP_SEED = -1  # icfg[MC_SEED]: continue the generator's sequence (later chunks of one search)
+# float cfg slots (fcfg): exploration constant, greedy rollouts' random-move rate, heuristic scale
+MC_C_UCT, MC_EPSILON, MC_SCALE = 0, 1, 2
+N_MC_FCFG = 3
+# stats slots: tree nodes in use, simulations run, rollout plies played, deepest tree path
+TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH = 0, 1, 2, 3
+N_MC_STATS = 4

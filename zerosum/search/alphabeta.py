@@ -22,12 +22,16 @@ import numpy as np
 
 from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
+from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import (
-    ABORTED, C_GEN, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
-    N_STATS, NODES, PROBES,
+    ABORTED, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS,
+    F_TT, F_TT_MOVE, HITS, INF, LEAVES, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES,
 )
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
+
+DEFAULT_TT_SIZE = 1 << 18
+"""Transposition-table entries (32 bytes each: 8 MB) unless ``tt_size`` says otherwise."""
 
 
 def check_budget(**budget: float | None) -> None:
@@ -43,7 +47,7 @@ class AlphaBetaConfig:
     """Which enhancements are on. ``ordering=False`` turns every ordering part off."""
 
     tt: bool = True
-    tt_size: int = 1 << 18
+    tt_size: int = DEFAULT_TT_SIZE
     ordering: bool = True
     tt_move: bool = True
     hint: bool = True
@@ -77,30 +81,27 @@ class AlphaBeta:
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
         n = self.config.tt_size if self.config.tt else 1
-        self.tt_key = np.zeros(n, np.int64)
-        self.tt_val = np.zeros(n, np.float64)
-        self.tt_move = np.zeros(n, np.int64)
-        self.tt_meta = np.zeros(n, np.int64)
-        self.history = np.zeros(game.num_actions, np.float64)
+        self._kept = dict(  # the arrays that outlive one search
+            tt_key=np.zeros(n, np.int64), tt_val=np.zeros(n, np.float64), tt_move=np.zeros(n, np.int64),
+            tt_meta=np.zeros(n, np.int64), history=np.zeros(game.num_actions, np.float64),
+            noise=np.zeros(game.num_actions, np.float64), cfg=np.zeros(N_CFG, np.int64),
+            stats=np.zeros(N_STATS, np.int64))
         self._generation = 0
         self._depth_cap = 0
+        self.arrays: NegamaxArrays | None = None
 
-    def _buffers(self, max_depth: int) -> None:
-        if max_depth <= self._depth_cap:
-            return
-        g, d = self.game, max_depth + 2
-        self.stack = np.zeros((d, g.initial.shape[0]), np.int64)
-        self.moves = np.zeros((d, g.max_moves), np.int64)
-        self.scores = np.zeros((d, g.max_moves), np.float64)
-        self.pv = np.zeros((d, d), np.int64)
-        self.pvlen = np.zeros(d, np.int64)
-        self.killers = np.full((d, 2), -1, np.int64)
-        self._depth_cap = max_depth
+    def _buffers(self, max_depth: int) -> NegamaxArrays:
+        """The search's record, with per-ply arrays for ``max_depth`` plies (grown on demand)."""
+        if self.arrays is None or max_depth > self._depth_cap:
+            g = self.game
+            self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, max_depth, **self._kept)
+            self._depth_cap = max_depth
+        return self.arrays
 
     def clear(self) -> None:
         """Forget the TT and history (they are otherwise kept between searches)."""
-        for a in (self.tt_key, self.tt_val, self.tt_move, self.tt_meta, self.history):
-            a[:] = 0
+        for name in ("tt_key", "tt_val", "tt_move", "tt_meta", "history"):
+            self._kept[name][:] = 0
 
     def search(self, state: State, depth: int | None = None, *, time: float | None = None,
                nodes: int | None = None, seed: int | np.random.Generator | None = None) -> SearchResult:
@@ -112,66 +113,68 @@ class AlphaBeta:
         if depth is None and time is None and nodes is None:
             raise ValueError("give a budget: depth=, time= (seconds) or nodes=")
         max_depth = int(depth) if depth is not None else g.max_game_length
-        self._buffers(max_depth)
+        w = self._buffers(max_depth)
         self._generation = (self._generation + 1) & 0xFFFF
-        self.killers[:] = -1
+        w.killers[:] = -1
         if seed is None:
-            noise = np.zeros(g.num_actions)
+            w.noise[:] = 0.0
         else:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-            noise = rng.random(g.num_actions)
-        hist_mode = 0 if self.config.history_increment == "pow2" else 1
-        node_budget = int(nodes) if nodes is not None else 1 << 62
+            w.noise[:] = rng.random(g.num_actions)
+        w.cfg[C_FLAGS], w.cfg[C_GEN], w.cfg[C_SEEDED] = self.config.flags, self._generation, seed is not None
+        w.cfg[C_HIST_MODE] = 0 if self.config.history_increment == "pow2" else 1
+        w.stack[0] = state
+        return self._deepen(w, max_depth, NO_LIMIT if nodes is None else int(nodes), time)
+
+    def _deepen(self, w: NegamaxArrays, max_depth: int, node_budget: int, time: float | None) -> SearchResult:
+        """Iterative deepening (or one iteration at ``max_depth``) within the budgets."""
         start = _time.perf_counter()
         deadline = start + time if time is not None else None
-        first = 1 if self.config.iterative else max_depth
         best: SearchResult | None = None
         iterations: list[SearchStats] = []
         spent = 0
         totals = np.zeros(N_STATS, np.int64)
-        for d in range(first, max_depth + 1):
+        for d in range(1 if self.config.iterative else max_depth, max_depth + 1):
             limit = node_budget - spent
             if deadline is not None and best is not None:
                 rate = max(spent / max(_time.perf_counter() - start, 1e-6), 1e4)
                 limit = min(limit, int((deadline - _time.perf_counter()) * rate))
             if best is None:
-                limit = 1 << 62  # the first iteration always finishes: a move is always available
+                limit = NO_LIMIT  # the first iteration always finishes: a move is always available
             elif limit <= 0:
                 break
-            stats = np.zeros(N_STATS, np.int64)
-            cfg = np.array([self.config.flags, hist_mode, limit, self._generation, seed is not None], np.int64)
-            self.stack[0] = state
+            w.stats[:] = 0
+            w.cfg[C_NODE_LIMIT] = limit
             t0 = _time.perf_counter()
-            value = self._kernels.negamax(self._heur, g.params, self.stack, self.moves, self.scores, self.pv,
-                            self.pvlen, self.tt_key, self.tt_val, self.tt_move, self.tt_meta,
-                            self.killers, self.history, noise, cfg, stats, 0, d, -INF, INF)
+            value = self._kernels.negamax(self._heur, self.game.params, w, 0, d, -INF, INF)
             elapsed = _time.perf_counter() - t0
-            spent += int(stats[NODES])
-            totals += stats
-            if stats[ABORTED]:
+            spent += int(w.stats[NODES])
+            totals += w.stats
+            if w.stats[ABORTED]:
                 break
-            it = SearchStats(nodes=int(stats[NODES]), leaves=int(stats[LEAVES]), cutoffs=int(stats[CUTOFFS]),
-                             tt_probes=int(stats[PROBES]), tt_hits=int(stats[HITS]), depth=d, time=elapsed)
-            iterations.append(it)
-            pv = tuple(int(a) for a in self.pv[0, : self.pvlen[0]])
-            best = SearchResult(value=float(value), action=pv[0], pv=pv, stats=it)
+            iterations.append(_stats(w.stats, d, elapsed))
+            pv = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])
+            best = SearchResult(value=float(value), action=pv[0], pv=pv, stats=iterations[-1])
             if abs(value) >= WIN_BOUND:
                 break  # a proven result does not change with depth
             if deadline is not None and _time.perf_counter() >= deadline:
                 break
         assert best is not None
-        total = SearchStats(nodes=int(totals[NODES]), leaves=int(totals[LEAVES]), cutoffs=int(totals[CUTOFFS]),
-                            tt_probes=int(totals[PROBES]), tt_hits=int(totals[HITS]),
-                            depth=iterations[-1].depth, time=_time.perf_counter() - start)
-        return SearchResult(value=best.value, action=best.action, pv=best.pv, stats=total,
-                            iterations=tuple(iterations), algorithm="alphabeta")
+        return SearchResult(value=best.value, action=best.action, pv=best.pv, iterations=tuple(iterations),
+                            stats=_stats(totals, iterations[-1].depth, _time.perf_counter() - start),
+                            algorithm="alphabeta")
+
+
+def _stats(stats: np.ndarray, depth: int, elapsed: float) -> SearchStats:
+    return SearchStats(nodes=int(stats[NODES]), leaves=int(stats[LEAVES]), cutoffs=int(stats[CUTOFFS]),
+                       tt_probes=int(stats[PROBES]), tt_hits=int(stats[HITS]), depth=depth, time=elapsed)
 
 
 def alphabeta(game: Game, state: State, depth: int | None = None, heuristic=None, *,
               time: float | None = None, nodes: int | None = None, seed=None, **options) -> SearchResult:
-    """One alpha-beta search from ``state`` (options: the fields of AlphaBetaConfig).
+    """One alpha-beta search from ``state`` (options: the fields of AlphaBetaConfig; the
+    table has ``DEFAULT_TT_SIZE`` entries unless ``tt_size`` is given).
 
     For repeated searches, keep an :class:`AlphaBeta` object: it reuses its table.
     """
-    options.setdefault("tt_size", 1 << 16)
     return AlphaBeta(game, heuristic, **options).search(state, depth, time=time, nodes=nodes, seed=seed)

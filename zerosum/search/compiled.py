@@ -1,9 +1,10 @@
 """The search kernels of :mod:`zerosum.search._template`, specialised for one game and cached.
 
-``for_game(game)`` returns a module holding ``negamax``, ``minimax``, ``mcts`` and
-``random_playouts`` compiled with that game's rules called directly, made by the kit's
-one specialisation mechanism (:mod:`zerosum.games.kit.specialize`, where the contract,
-the cache key and the cache location are documented).
+``for_game(game)`` returns a module holding ``negamax``, ``minimax`` and ``mcts``
+compiled with that game's rules called directly, made by the kit's one specialisation
+mechanism (:mod:`zerosum.games.kit.specialize`, where the contract, the cache key and
+the cache location are documented). Rules-only batch playouts are the kit's
+(``Game.random_playouts``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
 """Monte Carlo tree search (UCT), compiled, with random or heuristic-guided rollouts.
 
-The tree lives in flat arrays (state, parent, first child, child count, visits, wins);
-a leaf is expanded with all its children at its first visit. Rollouts play random moves
-to the end (``rollout="random"``), or play the move the heuristic likes best with
-probability ``1 - epsilon`` (``rollout="greedy"``); ``rollout_depth`` stops a rollout
-early and scores it with the heuristic squashed to a win probability. Rewards are 1 for
-a win, 0.5 for a draw, 0 for a loss, credited to the player who chose the move into each
-node, so games with repeated turns are handled. The budget is simulations or seconds.
+The tree lives in flat arrays (:class:`zerosum.search._arrays.TreeArrays`: state, parent,
+first child, child count, visits, wins); a leaf is expanded with all its children at its
+second visit (the root at its first). Rollouts play random moves to the end
+(``rollout="random"``), or play the move the heuristic likes best with probability
+``1 - epsilon`` (``rollout="greedy"``); ``rollout_depth`` stops a rollout early and
+scores it with the heuristic squashed to a win probability. Rewards are 1 for a win,
+0.5 for a draw, 0 for a loss, credited to the player who chose the move into each node,
+so games with repeated turns are handled. The budget is simulations or seconds; the
+statistics count tree nodes (``nodes``) and ``simulations``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ import numpy as np
 
 from zerosum.games.kit import Game, GameOverError, Heuristic, State
 from zerosum.search import compiled
+from zerosum.search._arrays import TreeArrays
+from zerosum.search._flags import (
+    KEEP_SEED, MAX_DEPTH, MC_C_UCT, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS,
+    N_MC_FCFG, N_MC_ICFG, N_MC_STATS, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS, TO_THE_END, TREE_SIZE,
+)
 from zerosum.search.alphabeta import check_budget
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.heuristics import zero
@@ -44,7 +51,7 @@ class MCTS:
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
         self.c, self.rollout, self.epsilon = c, rollout, epsilon
-        self.rollout_depth = -1 if rollout_depth is None else int(rollout_depth)
+        self.rollout_depth = TO_THE_END if rollout_depth is None else int(rollout_depth)
         self.scale = float(scale) if scale else 10.0
         self.max_nodes = int(max_nodes)
 
@@ -57,49 +64,56 @@ class MCTS:
         if sims is None and time is None:
             raise ValueError("give a budget: sims= or time= (seconds)")
         check_budget(sims=sims, time=time)
-        cap = self.max_nodes + g.max_moves + 1
-        states = np.zeros((cap, g.initial.shape[0]), np.int64)
-        states[0] = state
-        parent = np.full(cap, -1, np.int64)
-        action = np.full(cap, -1, np.int64)
-        first = np.full(cap, -1, np.int64)
-        count = np.zeros(cap, np.int64)
-        visits = np.zeros(cap, np.int64)
-        wins = np.zeros(cap, np.float64)
-        mover = np.zeros(cap, np.int64)
-        scratch = np.zeros((2, g.initial.shape[0]), np.int64)
-        moves = np.zeros(g.max_moves, np.int64)
-        path = np.zeros(cap + 1, np.int64)  # a tree path is never longer than the tree
-        stats = np.array([1, 0, 0, 0], np.int64)
+        t = self._tree(state)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        fcfg = np.array([self.c, self.epsilon, self.scale])
-        mode = 1 if self.rollout == "greedy" else 0
+        t.icfg[MC_SEED] = int(rng.integers(1 << 31))
         t0 = _time.perf_counter()
         done = 0
         chunk = sims if time is None else 64
-        first_call = True
         while True:
-            todo = chunk if sims is None else min(chunk, sims - done)
-            icfg = np.array([todo, mode, self.rollout_depth, int(rng.integers(1 << 31)) if first_call else -1], np.int64)
-            first_call = False
-            self._kernels.mcts(self._heur, g.params, states, parent, action, first, count, visits, wins,
-                               mover, scratch, moves, path, icfg, fcfg, stats)
-            done += todo
+            t.icfg[MC_SIMS] = chunk if sims is None else min(chunk, sims - done)
+            self._kernels.mcts(self._heur, g.params, t)
+            t.icfg[MC_SEED] = KEEP_SEED  # later chunks continue the same random sequence
+            done += int(t.icfg[MC_SIMS])
             if sims is not None and done >= sims:
                 break
             if time is not None and _time.perf_counter() - t0 >= time:
                 break
-        elapsed = _time.perf_counter() - t0
-        line = []
-        node = 0
-        while first[node] >= 0 and len(line) < 64:
-            kids = range(first[node], first[node] + count[node])
-            node = max(kids, key=lambda c: (visits[c], wins[c]))
-            if visits[node] == 0:
-                break
-            line.append(int(action[node]))
-        best = first[0] + int(np.argmax(visits[first[0]: first[0] + count[0]]))
-        p = wins[best] / max(visits[best], 1)
-        st = SearchStats(nodes=int(stats[0]), leaves=int(stats[1]), depth=int(stats[3]), time=elapsed)
-        return SearchResult(value=2.0 * p - 1.0, action=int(action[best]), pv=tuple(line) or (int(action[best]),),
+        st = SearchStats(nodes=int(t.stats[TREE_SIZE]), simulations=int(t.stats[SIMULATIONS]),
+                         depth=int(t.stats[MAX_DEPTH]), time=_time.perf_counter() - t0)
+        best = t.first[0] + int(np.argmax(t.visits[t.first[0]: t.first[0] + t.count[0]]))
+        p = t.wins[best] / max(t.visits[best], 1)
+        line = self._line(t) or (int(t.action[best]),)
+        return SearchResult(value=2.0 * p - 1.0, action=int(t.action[best]), pv=line,
                             stats=st, iterations=(st,), algorithm="mcts")
+
+    def _tree(self, state: State) -> TreeArrays:
+        """A fresh tree holding only ``state``, with room for max_nodes and one expansion."""
+        g = self.game
+        cap = self.max_nodes + g.max_moves + 1
+        t = TreeArrays(
+            states=np.zeros((cap, g.initial.shape[0]), np.int64), parent=np.full(cap, -1, np.int64),
+            action=np.full(cap, -1, np.int64), first=np.full(cap, -1, np.int64), count=np.zeros(cap, np.int64),
+            visits=np.zeros(cap, np.int64), wins=np.zeros(cap, np.float64), mover=np.zeros(cap, np.int64),
+            scratch=np.zeros((2, g.initial.shape[0]), np.int64), moves=np.zeros(g.max_moves, np.int64),
+            path=np.zeros(cap + 1, np.int64),  # a tree path is never longer than the tree
+            icfg=np.zeros(N_MC_ICFG, np.int64), fcfg=np.zeros(N_MC_FCFG, np.float64),
+            stats=np.zeros(N_MC_STATS, np.int64))
+        t.states[0] = state
+        t.stats[TREE_SIZE] = 1
+        t.icfg[MC_ROLLOUT] = ROLLOUT_GREEDY if self.rollout == "greedy" else ROLLOUT_RANDOM
+        t.icfg[MC_ROLLOUT_DEPTH] = self.rollout_depth
+        t.fcfg[MC_C_UCT], t.fcfg[MC_EPSILON], t.fcfg[MC_SCALE] = self.c, self.epsilon, self.scale
+        return t
+
+    @staticmethod
+    def _line(t: TreeArrays) -> tuple[int, ...]:
+        """The most visited line from the root (at most 64 moves)."""
+        line: list[int] = []
+        node = 0
+        while t.first[node] >= 0 and len(line) < 64:
+            node = max(range(t.first[node], t.first[node] + t.count[node]), key=lambda c: (t.visits[c], t.wins[c]))
+            if t.visits[node] == 0:
+                break
+            line.append(int(t.action[node]))
+        return tuple(line)

@@ -13,6 +13,8 @@ import numpy as np
 
 from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
+from zerosum.search._arrays import NegamaxArrays
+from zerosum.search._flags import LEAVES, NODES
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.result import SearchResult, SearchStats
 
@@ -24,15 +26,11 @@ def minimax(game: Game, state: State, depth: int, heuristic=None) -> SearchResul
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ValueError(f"depth={depth!r}: a positive int is required")
     h = heuristic_ref(resolve_heuristic(game, heuristic))
-    d = int(depth) + 2
-    stack = np.zeros((d, game.initial.shape[0]), np.int64)
-    stack[0] = state
-    moves = np.zeros((d, game.max_moves), np.int64)
-    pv = np.zeros((d, d), np.int64)
-    pvlen = np.zeros(d, np.int64)
-    stats = np.zeros(2, np.int64)
+    w = NegamaxArrays.sized(game.initial.shape[0], game.max_moves, game.num_actions, int(depth))
+    w.stack[0] = state
     t0 = _time.perf_counter()
-    value = compiled.for_game(game).minimax(h, game.params, stack, moves, pv, pvlen, stats, 0, int(depth))
-    st = SearchStats(nodes=int(stats[0]), leaves=int(stats[1]), depth=int(depth), time=_time.perf_counter() - t0)
-    line = tuple(int(a) for a in pv[0, : pvlen[0]])
+    value = compiled.for_game(game).minimax(h, game.params, w, 0, int(depth))
+    st = SearchStats(nodes=int(w.stats[NODES]), leaves=int(w.stats[LEAVES]), depth=int(depth),
+                     time=_time.perf_counter() - t0)
+    line = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])
     return SearchResult(value=float(value), action=line[0], pv=line, stats=st, iterations=(st,), algorithm="minimax")

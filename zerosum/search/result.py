@@ -12,7 +12,11 @@ WIN_BOUND = WIN - 10_000.0
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What one search (or one iteration of iterative deepening) cost."""
+    """What one search (or one iteration of iterative deepening) cost.
+
+    ``nodes``: positions visited (MCTS: tree nodes); ``leaves``: positions scored without a
+    search below them (alpha-beta, minimax); ``simulations``: MCTS simulations run.
+    """
 
     nodes: int = 0
     leaves: int = 0
@@ -21,6 +25,7 @@ class SearchStats:
     tt_hits: int = 0
     depth: int = 0
     time: float = 0.0
+    simulations: int = 0
 
     @property
     def ebf(self) -> float:
@@ -37,7 +42,7 @@ class SearchStats:
         return {
             "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
             "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
-            "time": self.time, "ebf": self.ebf,
+            "time": self.time, "ebf": self.ebf, "simulations": self.simulations,
         }
 
 

@@ -16,10 +16,18 @@ The contract
   and caches the machine code on disk next to the copy.
 * The copy's file name carries a hash of everything its compiled code depends on: the
   template, numba's version, and the source of every module reachable from the game's
-  rules module and from the template's own imports (modules, functions, classes and
-  compiled helpers found in their globals, followed transitively, outside the standard
-  library and site-packages; every zerosum module counts). An edit to any of them gives
-  a new name, so a stale cache is never used and nothing needs clearing by hand.
+  rules module and from the template's own imports: the modules each imports at module
+  level (whatever it imports from them: functions, tables, constants) and the modules of
+  the functions, classes and compiled helpers in its globals, followed transitively,
+  outside the standard library and site-packages (every zerosum module counts). A
+  package's submodules count where they are imported, not merely loaded, so the name does
+  not depend on what else a process imported. An edit to any of these files gives a new
+  copy, so a stale copy is never used and none needs clearing by hand.
+* One cache is not covered: numba's own cache of each kernel (``@kernel`` compiles with
+  ``cache=True``) is keyed by the kernel's file alone, and the new copy links the kernel
+  from it. After an edit to a table or helper that rules import from *another* file,
+  the kernel itself stays stale until its own file changes or its ``__pycache__`` is
+  cleared (``tests/games/test_specialize.py`` holds this as an expected failure).
 * Copies live in ``$ZEROSUM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zerosum`` or
   ``~/.cache/zerosum``), so a read-only install works. ``make clean-cache`` frees the disk.
 * The game's ``Kernels`` must be a module-level name of an importable module (write
@@ -29,6 +37,7 @@ The contract
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -89,8 +98,41 @@ def _module_of(value: Any) -> str | None:
     return None
 
 
+def imported_modules(module_name: str, source: str) -> list[str]:
+    """The loaded modules that ``source`` (the text of module ``module_name``) imports at
+    module level, relative imports resolved: ``from a.b import c`` gives ``a.b``, and
+    ``a.b.c`` when that is a module. Whatever the imported names are (functions, tables,
+    constants), the module that defines them is found."""
+    module = sys.modules.get(module_name)
+    package = getattr(module, "__package__", None) or module_name.rpartition(".")[0]
+    return [n for n in _imports(package, source) if n in sys.modules]
+
+
+@functools.lru_cache(maxsize=512)
+def _imports(package: str, source: str) -> tuple[str, ...]:
+    names: list[str] = []
+    todo: list[ast.AST] = [ast.parse(source)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # imports run when a function does are not part of the module's code
+        if isinstance(node, ast.Import):
+            names.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            try:
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            except (ImportError, ValueError):
+                continue
+            names.append(base)
+            names.extend(f"{base}.{a.name}" for a in node.names)
+        todo.extend(ast.iter_child_nodes(node))
+    return tuple(dict.fromkeys(names))
+
+
 def reachable_sources(roots: list[str]) -> dict[str, str]:
-    """The source text of every tracked module reachable from ``roots`` (see the contract)."""
+    """The source text of every tracked module reachable from ``roots`` (see the contract):
+    through the modules a module imports, and through the modules, functions, classes and
+    compiled helpers found in its globals."""
     seen: dict[str, str] = {}
     todo = list(roots)
     while todo:
@@ -102,21 +144,29 @@ def reachable_sources(roots: list[str]) -> dict[str, str]:
             seen[name] = ""
             continue
         seen[name] = Path(module.__file__ or "").read_text()
+        todo.extend(imported_modules(name, seen[name]))
         for value in list(vars(module).values()):
             dep = _module_of(value)
+            if dep and dep.startswith(f"{name}.") and isinstance(value, pytypes.ModuleType):
+                continue  # a package's loaded submodules: counted only where imported by name
             if dep and dep not in seen and dep in sys.modules:
                 todo.append(dep)
     return {k: v for k, v in seen.items() if v}
 
 
 def _template_imports(source: str) -> list[str]:
+    """The zerosum modules a template imports (imported now if need be: the copy will), the
+    placeholder rules aside."""
     names = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-        elif isinstance(node, ast.Import):
-            names.extend(a.name for a in node.names)
-    return [n for n in names if n.split(".")[0] == "zerosum" and n != "zerosum.games.kit.placeholder"]
+    for name in _imports("", source):
+        if name.split(".")[0] != "zerosum" or name == "zerosum.games.kit.placeholder":
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue  # a name imported from a module, not a module
+        names.append(name)
+    return names
 
 
 def copy_source(template: Path, module_name: str, attr: str) -> tuple[str, str]:

@@ -1,0 +1,146 @@
+"""The working arrays of the compiled searches, each search's bundle one record.
+
+A record is a numba structref: a reference to a struct of arrays, passed to compiled code
+as one argument (by reference, like a pointer) and read there by field name
+(``w.tt_key[slot]``). The Python drivers build a record once per searcher from numpy
+arrays they keep: the record and the driver share the arrays' memory, so the driver sets
+the configuration and reads the statistics through its own numpy arrays. (A named tuple
+of arrays would do the same, but numba counts a reference on each of its arrays whenever
+it is handed to an inlined helper: 14 atomic operations a call instead of one.)
+
+``NegamaxArrays`` serves the depth-first searches (alpha-beta and minimax),
+``TreeArrays`` serves MCTS. A new array for a search is one field here, one argument of
+the constructor, and one line of its body.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.experimental import structref
+
+from zerosum.search._flags import N_CFG, N_STATS
+
+I1, I2 = types.int64[::1], types.int64[:, ::1]
+D1, D2 = types.float64[::1], types.float64[:, ::1]
+
+
+@structref.register
+class NegamaxArraysType(types.StructRef):
+    """The numba type of :class:`NegamaxArrays`."""
+
+
+@structref.register
+class TreeArraysType(types.StructRef):
+    """The numba type of :class:`TreeArrays`."""
+
+
+NEGAMAX_FIELDS = (
+    ("stack", I2),    # the state at each ply (row 0: the root)
+    ("moves", I2),    # the legal moves at each ply
+    ("scores", D2),   # their ordering scores
+    ("pv", I2),       # triangular principal-variation table
+    ("pvlen", I1),    # its lengths per ply
+    ("tt_key", I1),   # transposition table: mixed key (0: empty) ...
+    ("tt_val", D1),   # ... value (wins re-based to the node) ...
+    ("tt_move", I1),  # ... best move ...
+    ("tt_meta", I1),  # ... depth | bound << 8 | generation << 16
+    ("killers", I2),  # two killer moves per ply
+    ("history", D1),  # history score per action
+    ("noise", D1),    # root tie-breaking noise per action (seeded searches)
+    ("cfg", I1),      # configuration slots C_* (zerosum.search._flags)
+    ("stats", I1),    # statistics slots NODES, LEAVES, ... (zerosum.search._flags)
+)
+TREE_FIELDS = (
+    ("states", I2),   # the position at each tree node (node 0: the root)
+    ("parent", I1),   # parent node (-1 at the root)
+    ("action", I1),   # the move into the node
+    ("first", I1),    # first child (-1: not expanded); children are contiguous
+    ("count", I1),    # number of children
+    ("visits", I1),   # simulations through the node
+    ("wins", D1),     # their reward for the player who chose the move into the node
+    ("mover", I1),    # the player to move at an expanded node
+    ("scratch", I2),  # two rows for rollouts
+    ("moves", I1),    # a move buffer (the game's max_moves)
+    ("path", I1),     # the nodes of the current simulation, root first
+    ("icfg", I1),     # integer configuration slots MC_* (zerosum.search._flags)
+    ("fcfg", D1),     # float configuration slots MC_* (zerosum.search._flags)
+    ("stats", I1),    # statistics slots TREE_SIZE, SIMULATIONS, ... (zerosum.search._flags)
+)
+NEGAMAX_ARRAYS = NegamaxArraysType(list(NEGAMAX_FIELDS))
+TREE_ARRAYS = TreeArraysType(list(TREE_FIELDS))
+
+
+class _Record(structref.StructRefProxy):
+    """A structref whose fields are also plain attributes: the driver's numpy arrays."""
+
+    FIELDS: tuple[tuple[str, types.Type], ...] = ()
+
+    @classmethod
+    def _build(cls, new, arrays: dict[str, np.ndarray]) -> _Record:
+        missing = {name for name, _ in cls.FIELDS} ^ set(arrays)
+        if missing:
+            raise TypeError(f"{cls.__name__} takes exactly the fields {[n for n, _ in cls.FIELDS]}; "
+                            f"wrong: {sorted(missing)}")
+        record = new(*(arrays[name] for name, _ in cls.FIELDS))
+        record.__dict__.update(arrays)  # the same memory, read and written from Python
+        return record
+
+
+class NegamaxArrays(_Record):
+    """The arrays of one alpha-beta or minimax searcher (fields: :data:`NEGAMAX_FIELDS`)."""
+
+    FIELDS = NEGAMAX_FIELDS
+
+    def __new__(cls, **arrays: np.ndarray) -> NegamaxArrays:
+        return cls._build(_new_negamax_arrays, arrays)  # type: ignore[return-value]
+
+    @classmethod
+    def sized(cls, state_size: int, max_moves: int, num_actions: int, max_depth: int,
+              **kept: np.ndarray) -> NegamaxArrays:
+        """Per-ply arrays for ``max_depth`` plies; the arrays in ``kept`` (a searcher's table,
+        history, configuration, statistics) are used as given, the others made minimal."""
+        d = max_depth + 2
+        arrays = dict(
+            stack=np.zeros((d, state_size), np.int64), moves=np.zeros((d, max_moves), np.int64),
+            scores=np.zeros((d, max_moves), np.float64), pv=np.zeros((d, d), np.int64),
+            pvlen=np.zeros(d, np.int64), killers=np.full((d, 2), -1, np.int64),
+            tt_key=np.zeros(1, np.int64), tt_val=np.zeros(1, np.float64), tt_move=np.zeros(1, np.int64),
+            tt_meta=np.zeros(1, np.int64), history=np.zeros(num_actions, np.float64),
+            noise=np.zeros(num_actions, np.float64), cfg=np.zeros(N_CFG, np.int64),
+            stats=np.zeros(N_STATS, np.int64))
+        arrays.update(kept)
+        return cls(**arrays)
+
+
+class TreeArrays(_Record):
+    """The tree and buffers of one MCTS search (fields: :data:`TREE_FIELDS`)."""
+
+    FIELDS = TREE_FIELDS
+
+    def __new__(cls, **arrays: np.ndarray) -> TreeArrays:
+        return cls._build(_new_tree_arrays, arrays)  # type: ignore[return-value]
+
+
+structref.define_boxing(NegamaxArraysType, NegamaxArrays)
+structref.define_boxing(TreeArraysType, TreeArrays)
+
+
+@njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
+def _new_negamax_arrays(stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta,
+                        killers, history, noise, cfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
+    w = structref.new(NEGAMAX_ARRAYS)
+    w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
+    w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
+    w.killers, w.history, w.noise, w.cfg, w.stats = killers, history, noise, cfg, stats
+    return w
+
+
+@njit(TREE_ARRAYS(*(t for _, t in TREE_FIELDS)), cache=True)
+def _new_tree_arrays(states, parent, action, first, count, visits, wins, mover, scratch, moves,
+                     path, icfg, fcfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
+    t = structref.new(TREE_ARRAYS)
+    t.states, t.parent, t.action, t.first, t.count, t.visits = states, parent, action, first, count, visits
+    t.wins, t.mover, t.scratch, t.moves, t.path = wins, mover, scratch, moves, path
+    t.icfg, t.fcfg, t.stats = icfg, fcfg, stats
+    return t
