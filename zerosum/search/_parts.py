@@ -18,7 +18,6 @@ How a part is compiled decides its cost, measured on Pentago (rules: 200 ns a no
   parts loaded from numba's cache measured ~8% slower here. The search copy's own cache
   holds their compiled code.
 """
-"""
 
 import math
 
