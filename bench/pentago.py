@@ -16,7 +16,7 @@
    API (``legal_actions`` / ``apply`` / ``is_terminal``; also ``apply_unchecked``), and
    our kernels with reused buffers (target: the Game API at least as fast as pyspiel).
 4. Compiled batch playouts (how MCTS rollouts use the kernels): the kit's
-   ``Game.random_playouts`` and the search engine's generic compiled loop (target >= 2 M moves/s).
+   ``Game.random_playouts`` (the kit's one compiled loop; target >= 2 M moves/s).
 5. Through ``env()``: ``agent_iter`` / ``last`` / ``step`` with a random legal action from
    the mask (target >= 30 k moves/s).
 
@@ -135,18 +135,6 @@ def bench_compiled_playouts(game: Pentago, games: int) -> dict:
     r = game.random_playouts(game.initial_state(), games, seed=1)
     dt = time.process_time() - t
     out["Game.random_playouts"] = {"moves": r["moves"], "seconds": dt, "moves_per_s": r["moves"] / dt}
-    try:
-        from zerosum.search import compiled
-
-        engine = compiled.for_game(game)
-        results = np.zeros(4, np.int64)
-        engine.random_playouts(game.params, game.initial_state(), 2, 0, results)
-        t = time.process_time()
-        n = engine.random_playouts(game.params, game.initial_state(), games, 1, results)
-        dt = time.process_time() - t
-        out["search engine random_playouts"] = {"moves": int(n), "seconds": dt, "moves_per_s": n / dt}
-    except (ImportError, AttributeError):  # an engine without the generic loop
-        pass
     return out
 
 
