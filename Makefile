@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD  := pyproject.toml setup.py zerosum/games/_native.c
 
-.PHONY: run test bench clean-cache
+.PHONY: run test lint bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ run: $(VENV)/.train
 
 test: $(VENV)/.dev
 	$(PY) -m pytest -q
+
+# ruff (rules in pyproject.toml) over the code, tests and benchmarks; mypy, strict for
+# zerosum.games and zerosum.search (pyproject.toml). Both come with the dev extra.
+lint: $(VENV)/.dev
+	$(PY) -m ruff check zerosum tests bench
+	$(PY) -m mypy
 
 bench: $(VENV)/.dev
 	$(PY) bench/run_all.py

@@ -23,8 +23,8 @@ def playouts(env, seconds: float, rng: np.random.Generator) -> tuple[int, float]
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset(seed=int(rng.integers(1 << 30)))
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue
@@ -57,7 +57,8 @@ def main() -> None:
 
     from zerosum.envs import make
 
-    cases = [("tictactoe", "zerosum tictactoe_v0", lambda: make("tictactoe_v0"), lambda: make("tictactoe_v0", raw=True)),
+    cases = [("tictactoe", "zerosum tictactoe_v0", lambda: make("tictactoe_v0"),
+              lambda: make("tictactoe_v0", raw=True)),
              ("tictactoe", "pettingzoo tictactoe_v3", tictactoe_v3.env, tictactoe_v3.raw_env)]
     for name in ("nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0", "connect_four_v0"):
         from zerosum.envs import ENVS

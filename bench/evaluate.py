@@ -34,10 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _report import emit, headline  # noqa: E402
-from tournament import machine_ceiling  # noqa: E402
+from _report import emit, headline
+from tournament import machine_ceiling
 
-import zerosum  # noqa: E402
+import zerosum
 
 OPPONENTS = ["random", "alphabeta(depth=2)"]
 
@@ -91,8 +91,8 @@ def main() -> None:
              "load_average": os.getloadavg(),
              "headline": [headline(f"evaluate() games/s, 2 workers / 1 ({total:,} tic-tac-toe games)", speedup, None,
                                    ">= 1.7x")]}
-    table = rows + [{"workers": "2/1", "games_per_s": speedup}, {"workers": "ceiling 2/1", "games_per_s": ceiling},
-                    {"workers": "cpu bound 2/1", "games_per_s": cpu_bound}]
+    table = [*rows, {"workers": "2/1", "games_per_s": speedup}, {"workers": "ceiling 2/1", "games_per_s": ceiling},
+             {"workers": "cpu bound 2/1", "games_per_s": cpu_bound}]
     emit("evaluate", table, ["workers", "games", "best_s", "median_s", "games_per_s", "cpu_s", "results"], extra)
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 
@@ -117,8 +116,8 @@ def bench_env(games: int, seed: int = 0) -> dict:
     t = time.perf_counter()
     for _ in range(games):
         env.reset(seed=int(rng.integers(1 << 30)))
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue

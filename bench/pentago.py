@@ -31,7 +31,6 @@ Prints one JSON document, then a table. ``python bench/pentago.py [--quick]``.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 import numpy as np
@@ -145,8 +144,8 @@ def bench_env(games: int, wbr: bool, seed: int = 0) -> dict:
     t = time.process_time()
     for _ in range(games):
         env.reset(seed=int(rng.integers(1 << 30)))
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue

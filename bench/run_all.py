@@ -49,7 +49,8 @@ def run(script: str, args: list[str], limit: int) -> dict[str, Any]:
         return {"script": script, "status": "skipped (not in this checkout)"}
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=limit, cwd=HERE)
+        proc = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True,
+                              timeout=limit, cwd=HERE)
     except subprocess.TimeoutExpired:
         return {"script": script, "status": f"timed out after {limit} s"}
     elapsed = time.perf_counter() - t0
@@ -84,14 +85,15 @@ def markdown(results: list[dict[str, Any]]) -> str:
              "measured in the same run as ours.", ""]
     headline = [h for r in results if r["status"] == "ok" for h in r["result"].get("headline", [])]
     if headline:
-        lines += ["## Headline figures", ""] + table(headline, ["what", "ours", "peer", "ratio", "target"])
-        lines += ["", "ratio: how many times better than the peer (faster, or more moves per second)."] + [""]
+        lines += ["## Headline figures", "", *table(headline, ["what", "ours", "peer", "ratio", "target"])]
+        lines += ["", "ratio: how many times better than the peer (faster, or more moves per second).", ""]
     for r in results:
-        lines += [f"## {r['script']}", "", f"status: {r['status']}" + (f", {r['seconds']} s" if "seconds" in r else ""), ""]
+        lines += [f"## {r['script']}", "", f"status: {r['status']}" + (f", {r['seconds']} s" if "seconds" in r else ""),
+                  ""]
         if r["status"] == "ok":
             rows = r["result"].get("rows")
             if isinstance(rows, list) and rows and isinstance(rows[0], dict):
-                lines += table(rows) + [""]
+                lines += [*table(rows), ""]
             else:
                 lines += ["```json", json.dumps(r["result"], indent=1, default=float)[:4000], "```", ""]
     return "\n".join(lines)

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 
 from _report import emit, headline
 
@@ -36,9 +35,10 @@ def ttt_solves(repeat: int) -> list[dict]:
     g = make_game("tictactoe")
     s = g.initial_state()
     rows = []
-    for label, opts in [("zerosum alpha-beta + TT", dict(iterative=False)),
-                        ("zerosum alpha-beta + TT + ID", dict()),
-                        ("zerosum alpha-beta, no TT, no ordering", dict(tt=False, ordering=False, iterative=False))]:
+    for label, opts in [("zerosum alpha-beta + TT", {"iterative": False}),
+                        ("zerosum alpha-beta + TT + ID", {}),
+                        ("zerosum alpha-beta, no TT, no ordering",
+                         {"tt": False, "ordering": False, "iterative": False})]:
         ab = AlphaBeta(g, tt_size=1 << 12, **opts)
 
         def solve(ab=ab):
@@ -46,9 +46,11 @@ def ttt_solves(repeat: int) -> list[dict]:
             return ab.search(s, 9)
 
         t, r = best_of(solve, repeat)
-        rows.append({"case": f"tictactoe full solve: {label}", "time_ms": t * 1e3, "nodes": r.stats.nodes, "value": r.value})
+        rows.append({"case": f"tictactoe full solve: {label}", "time_ms": t * 1e3,
+                     "nodes": r.stats.nodes, "value": r.value})
     t, r = best_of(lambda: minimax(g, s, 9), max(3, repeat // 5))
-    rows.append({"case": "tictactoe full solve: zerosum minimax", "time_ms": t * 1e3, "nodes": r.stats.nodes, "value": r.value})
+    rows.append({"case": "tictactoe full solve: zerosum minimax", "time_ms": t * 1e3,
+                 "nodes": r.stats.nodes, "value": r.value})
 
     import pyspiel
     from open_spiel.python.algorithms import minimax as os_minimax
@@ -114,12 +116,15 @@ def main() -> None:
     args = ap.parse_args()
     rows = ttt_solves(args.repeat) + nodes_per_second(args.repeat) + [cold_start()]
     ours = rows[0]["time_ms"]
-    peers = {r["case"].split(": ", 1)[1]: r["time_ms"] for r in rows if "OpenSpiel" in r["case"] or "easyAI" in r["case"]}
+    peers = {r["case"].split(": ", 1)[1]: r["time_ms"]
+             for r in rows if "OpenSpiel" in r["case"] or "easyAI" in r["case"]}
     for r in rows:
         if "OpenSpiel" in r["case"] or "easyAI" in r["case"]:
             r["peer_vs_ours"] = r["time_ms"] / ours
-    marks = [headline(f"tictactoe full solve, ms (vs {peer})", ours, ms, "<= 1 ms", lower_is_better=True) for peer, ms in peers.items()]
-    marks.append(headline("cold start to first search, ms", rows[-1]["time_ms"], None, "printed (no target)", lower_is_better=True))
+    marks = [headline(f"tictactoe full solve, ms (vs {peer})", ours, ms, "<= 1 ms", lower_is_better=True)
+             for peer, ms in peers.items()]
+    marks.append(headline("cold start to first search, ms", rows[-1]["time_ms"], None,
+                          "printed (no target)", lower_is_better=True))
     emit("search", rows, ["case", "time_ms", "nodes", "nodes_per_s", "value", "peer_vs_ours"],
          {"ttt_solve_ms": ours, "target_ms": 1.0, "peers_ms": peers, "headline": marks})
 

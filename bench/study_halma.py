@@ -36,9 +36,9 @@ GAME = make_game("halma")
 HEURISTIC = "distance"
 DEPTH = 3
 CONFIGS = {
-    "alpha-beta": dict(tt=False, ordering=False, iterative=False),
-    "alpha-beta + ordering": dict(tt=False, ordering=True, iterative=False),
-    "modern": dict(),
+    "alpha-beta": {"tt": False, "ordering": False, "iterative": False},
+    "alpha-beta + ordering": {"tt": False, "ordering": True, "iterative": False},
+    "modern": {},
 }
 SELFPLAY = ("distance", "phased", "corner")
 
@@ -152,7 +152,7 @@ def main() -> None:
         g0 = games[0]
         for k in keys:
             pts = [(m["move"], m[k]) for m in g0 if k in m]
-            style = dict(marker="o", ms=3, ls="none" if k == "minimax" else "-")
+            style = {"marker": "o", "ms": 3, "ls": "none" if k == "minimax" else "-"}
             axes[0].plot([x for x, _ in pts], [max(v[0], 1) for _, v in pts], label=k, **style)
             axes[1].plot([x for x, _ in pts], [max(1000 * v[1], 1e-2) for _, v in pts], label=k, **style)
         for ax, what in zip(axes, ("nodes per move", "ms per move")):

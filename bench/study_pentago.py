@@ -44,17 +44,18 @@ GAME = make_game("pentago")
 HEURISTIC = "runs"
 OPENING_PLIES = 4
 CONFIGS = {
-    "alpha-beta": dict(tt=False, ordering=False, iterative=False),
-    "+ TT": dict(tt=True, ordering=False, iterative=False),
-    "+ TT + TT move": dict(tt=True, ordering=True, tt_move=True, hint=False, killers=False, iterative=False),
-    "+ history": dict(tt=False, ordering=True, hint=False, killers=False, history=True, history_increment="pow2",
-                      iterative=False),
-    "+ history, cleared each move": dict(tt=False, ordering=True, hint=False, killers=False, history=True,
-                                         history_increment="pow2", iterative=False),
-    "+ history, depth^2": dict(tt=False, ordering=True, hint=False, killers=False, history=True,
-                               history_increment="square", iterative=False),
-    "modern": dict(tt=True, ordering=True, iterative=True),
-    "modern + history": dict(tt=True, ordering=True, iterative=True, history=True, history_increment="pow2"),
+    "alpha-beta": {"tt": False, "ordering": False, "iterative": False},
+    "+ TT": {"tt": True, "ordering": False, "iterative": False},
+    "+ TT + TT move": {"tt": True, "ordering": True, "tt_move": True, "hint": False,
+                       "killers": False, "iterative": False},
+    "+ history": {"tt": False, "ordering": True, "hint": False, "killers": False, "history": True,
+                  "history_increment": "pow2", "iterative": False},
+    "+ history, cleared each move": {"tt": False, "ordering": True, "hint": False, "killers": False, "history": True,
+                                         "history_increment": "pow2", "iterative": False},
+    "+ history, depth^2": {"tt": False, "ordering": True, "hint": False, "killers": False, "history": True,
+                               "history_increment": "square", "iterative": False},
+    "modern": {"tt": True, "ordering": True, "iterative": True},
+    "modern + history": {"tt": True, "ordering": True, "iterative": True, "history": True, "history_increment": "pow2"},
 }
 CLEARED = {"+ history, cleared each move"}  # the history table starts empty at every move
 # the study's mean nodes per move: depth -> (alpha-beta, + TT, + history)

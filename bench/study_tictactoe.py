@@ -26,9 +26,9 @@ GAMES = {
     "person first in a corner, engine wins": (1, ["a1", "c3", "best", "best", "best"]),
 }
 VARIANTS = {
-    "alpha-beta": dict(tt=False, ordering=False, iterative=False),
-    "alpha-beta + TT": dict(tt=True, ordering=False, iterative=False),
-    "alpha-beta + TT + ordering + ID": dict(tt=True, ordering=True, iterative=True),
+    "alpha-beta": {"tt": False, "ordering": False, "iterative": False},
+    "alpha-beta + TT": {"tt": True, "ordering": False, "iterative": False},
+    "alpha-beta + TT + ordering + ID": {"tt": True, "ordering": True, "iterative": True},
 }
 STUDY_MINIMAX_FIRST = {"engine first, draw": [549_946, 7_332, 198, 14, 2],
                        "engine first, engine wins": [549_946, 8_232, 246, 7],

@@ -33,15 +33,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _report import emit, headline  # noqa: E402
+from _report import emit, headline
 
-from zerosum.agents import make_agent  # noqa: E402
-from zerosum.evaluation.backends import ProcessBackend, play_task  # noqa: E402
-from zerosum.evaluation.config import build_config  # noqa: E402
-from zerosum.evaluation.match import move_name, play_match, stats_dict  # noqa: E402
-from zerosum.evaluation.store import GameTask, Store  # noqa: E402
-from zerosum.evaluation.tournament import schedule  # noqa: E402
-from zerosum.games import GAMES, make_game  # noqa: E402
+from zerosum.agents import make_agent
+from zerosum.evaluation.backends import ProcessBackend, play_task
+from zerosum.evaluation.config import build_config
+from zerosum.evaluation.match import move_name, play_match, stats_dict
+from zerosum.evaluation.store import GameTask, Store
+from zerosum.evaluation.tournament import schedule
+from zerosum.games import GAMES, make_game
 
 
 def pick_game() -> str:
@@ -201,11 +201,11 @@ def main() -> None:
                      "<= 5%", lower_is_better=True),
         ],
     }
-    table_rows = rows + [{"part": "speed-up 2/1", "games_per_s": speedup, "steady_games_per_s": steady},
-                         {"part": "machine ceiling 2/1", "games_per_s": ceiling},
-                         {"part": "logging", "game": game_name, "games": log["games"],
-                          "seconds": log["game_s_mean"], "direct_us_per_move": log["direct_us_per_move"],
-                          "direct_pct": log["direct_pct"], "end_to_end_pct": log["end_to_end_pct_median_game"]}]
+    table_rows = [*rows, {"part": "speed-up 2/1", "games_per_s": speedup, "steady_games_per_s": steady},
+                  {"part": "machine ceiling 2/1", "games_per_s": ceiling},
+                  {"part": "logging", "game": game_name, "games": log["games"], "seconds": log["game_s_mean"],
+                   "direct_us_per_move": log["direct_us_per_move"], "direct_pct": log["direct_pct"],
+                   "end_to_end_pct": log["end_to_end_pct_median_game"]}]
     emit("tournament", table_rows, ["part", "game", "workers", "games", "seconds", "games_per_s",
                                     "steady_games_per_s", "direct_us_per_move", "direct_pct", "end_to_end_pct"], extra)
     if note:

@@ -37,14 +37,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _builds import RELEASE, REPO, build_commit, environment  # noqa: E402
-from _report import emit, headline  # noqa: E402
+from _builds import RELEASE, REPO, build_commit, environment
+from _report import emit, headline
 
-from zerosum.evaluation.gsprt import elo_estimate, pair_category  # noqa: E402
-from zerosum.evaluation.match import random_opening  # noqa: E402
-from zerosum.evaluation.stats import Record  # noqa: E402
-from zerosum.games import make_game  # noqa: E402
-from zerosum.values import parse_options  # noqa: E402
+from zerosum.evaluation.gsprt import elo_estimate, pair_category
+from zerosum.evaluation.match import random_opening
+from zerosum.evaluation.stats import Record
+from zerosum.games import make_game
+from zerosum.values import parse_options
 
 SERVER = Path(__file__).with_name("_engine_server.py")
 OPENING_PLIES = {"pentago": 2, "nine_mens_morris": 4, "connect_four": 2, "tictactoe": 1, "nim": 1}

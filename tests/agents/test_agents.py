@@ -121,7 +121,7 @@ def test_noisy_agent():
     state = game.apply(game.apply(game.initial_state(), 0), 1)  # X a1, O b1: X wins with a2, b2 or a3
     assert always.act(game, state) in (3, 4, 6)
     picks = {never.act(game, state) for _ in range(60)}
-    assert picks == set(int(a) for a in game.legal_actions(state))
+    assert picks == {int(a) for a in game.legal_actions(state)}
     with pytest.raises(Exception, match="epsilon=2 is not allowed"):
         make_agent("noisy(epsilon=2)")
 

@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from zerosum.agents import RandomAgent, make_agent  # noqa: E402
-from zerosum.games import make_game  # noqa: E402
+from zerosum.agents import RandomAgent, make_agent
+from zerosum.games import make_game
 
 
 def zerosum(*args, cwd):

@@ -62,8 +62,8 @@ def test_many_seeded_games_through_env(name, variant):
     for _ in range(50):
         env.reset(seed=int(rng.integers(1 << 30)))
         steps = 0
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue

@@ -20,7 +20,7 @@ def test_illegal_action_through_env_loses_with_info():
     assert env.rewards == {"player_0": 0.0, "player_1": -1.0}
     info = env.infos["player_1"]
     assert info["illegal_action"] == 4 and "b2" in info["reason"] and "legal" in info["reason"]
-    obs, reward, term, trunc, _ = env.last()
+    _obs, reward, term, _trunc, _ = env.last()
     assert env.agent_selection == "player_1" and reward == -1.0 and term
     env.step(None)
     env.step(None)

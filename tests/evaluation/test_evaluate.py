@@ -63,7 +63,7 @@ def test_the_policy_sees_what_the_env_shows_the_mover():
 
 
 def test_results_do_not_depend_on_workers_and_repeat_with_the_seed():
-    kw = dict(opponents=["random", "alphabeta(depth=2)"], games=6, seed=11, opening_plies=1)
+    kw = {"opponents": ["random", "alphabeta(depth=2)"], "games": 6, "seed": 11, "opening_plies": 1}
     one = evaluate(first_legal, "tictactoe_v0", workers=1, **kw)
     two = evaluate(lambda obs: first_legal(obs), "tictactoe_v0", workers=2, **kw)  # a lambda: forked workers
     again = evaluate(first_legal, "tictactoe_v0", workers=1, **kw)
@@ -136,7 +136,8 @@ def test_illegal_and_raising_policies_are_reported_not_crashed():
 @pytest.mark.parametrize("call, message", [
     (lambda: evaluate(first_legal, "chess_v0"), "unknown env 'chess_v0'; available: .*tictactoe_v0"),
     (lambda: evaluate(first_legal, "nim_v0", variant={"pile": 3}), "unknown variant option|pile"),
-    (lambda: evaluate(first_legal, "tictactoe_v0", opponents=["alphabeta(dept=2)"]), "opponent 'alphabeta\\(dept=2\\)'"),
+    (lambda: evaluate(first_legal, "tictactoe_v0", opponents=["alphabeta(dept=2)"]),
+     "opponent 'alphabeta\\(dept=2\\)'"),
     (lambda: evaluate(first_legal, "tictactoe_v0", opponents=["random", "random"]), "given twice"),
     (lambda: evaluate(first_legal, "tictactoe_v0", opponents=[]), "opponents is empty"),
     (lambda: evaluate(first_legal, "tictactoe_v0", games=0), "games is the number of games per opponent"),
@@ -283,7 +284,7 @@ def trained(tmp_path_factory):
 
 
 def test_a_model_and_its_checkpoint_give_the_same_results(trained):
-    kw = dict(opponents=["random", "alphabeta(depth=1)"], games=6, seed=4)
+    kw = {"opponents": ["random", "alphabeta(depth=1)"], "games": 6, "seed": 4}
     from_model = evaluate(trained.model, "tictactoe_v0", **kw)
     from_path = evaluate(str(trained.checkpoint), "tictactoe_v0", **kw)
     from_pathlib = evaluate(trained.checkpoint, "tictactoe_v0", workers=2, **kw)

@@ -66,7 +66,8 @@ def test_match_records_moves_and_search_statistics():
     assert m.winner != 1 and m.termination == "end"
 
 
-@pytest.mark.parametrize(("bad", "how", "text"), [(Crasher, ERROR, "RuntimeError: boom"), (Cheater, ILLEGAL, "illegal action 99")])
+@pytest.mark.parametrize(("bad", "how", "text"), [(Crasher, ERROR, "RuntimeError: boom"),
+                                                  (Cheater, ILLEGAL, "illegal action 99")])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_faulty_agent_loses_and_is_recorded(bad, how, text, seat):
     agents = [make_agent("random", 0), make_agent("random", 1)]
@@ -84,7 +85,7 @@ def test_random_opening_never_ends_the_game():
     for seed in range(20):
         op = random_opening(nim, 5, seed)
         assert len(op) <= 1                                     # the second ply would take the last object
-    assert len(set(tuple(random_opening(TTT, 3, s)) for s in range(20))) > 10
+    assert len({tuple(random_opening(TTT, 3, s)) for s in range(20)}) > 10
 
 
 def test_match_docstring_example():
@@ -212,7 +213,8 @@ def test_optional_game_and_agent_are_skipped_with_a_note(tmp_path):
     assert validate(cfg, notes.append) is None and "skipping" in notes[-1]
     cfg = tiny(tmp_path, agents=["random", "alphabeta(depth=1)",
                                  {"spec": "nosuch(path=x.zip)", "optional": True},
-                                 {"spec": "random", "name": "hooked", "prepare": "zerosum.nosuch:fn", "optional": True}])
+                                 {"spec": "random", "name": "hooked",
+                                  "prepare": "zerosum.nosuch:fn", "optional": True}])
     out = run_tournament(cfg, progress=False, report=False, note=notes.append)
     assert [a.name for a in out.config.agents] == ["random", "alphabeta(depth=1)"]
     assert sum("skipping optional agent" in n for n in notes) == 2

@@ -18,14 +18,14 @@ SCRIPTED_GAMES = [
     {
         "name": "win by placement: the game ends and the quadrant is not turned",
         "variants": WBR,
-        "moves": _FIVE_IN_ROW_1 + ["e1 q1 cw"],
+        "moves": [*_FIVE_IN_ROW_1, "e1 q1 cw"],
         "board": ["XXXXX.", "......", "......", "OOO...", "O.....", "......"],
         "outcome": "P0_WINS",
     },
     {
         "name": "OpenSpiel's rule: the same move turns q1 and breaks the five",
         "variants": OPENSPIEL,
-        "moves": _FIVE_IN_ROW_1 + ["e1 q1 cw"],
+        "moves": [*_FIVE_IN_ROW_1, "e1 q1 cw"],
         "board": ["XXX..X", ".....X", "......", "OOO...", "O.....", "......"],
         "outcome": "ONGOING",
         "to_move": 1,
@@ -33,7 +33,7 @@ SCRIPTED_GAMES = [
     {
         "name": "OpenSpiel's rule: a five that the turn leaves alone wins",
         "variants": BOTH,
-        "moves": _FIVE_IN_ROW_1 + ["e1 q2 cw"],
+        "moves": [*_FIVE_IN_ROW_1, "e1 q2 cw"],
         "board": ["XXXXX.", "......", "......", "OOO...", "O.....", "......"],
         "outcome": "P0_WINS",
     },

@@ -372,7 +372,9 @@ def test_env_rgb_array_shows_the_camps():
     env.step(GAMES[8].string_to_action("d1-e1"))
     img = env.render()
     assert img.dtype == np.uint8 and img.shape == (8 * 48 + 48, 8 * 48 + 48, 3)
-    cell = lambda r, c: tuple(img[24 + r * 48 + 4, 24 + c * 48 + 4])  # a square's corner, beside the stone
+    def cell(r, c):  # a square's corner, beside the stone
+        return tuple(img[24 + r * 48 + 4, 24 + c * 48 + 4])
+
     assert cell(0, 3) == (190, 205, 225) and cell(7, 7) == (225, 195, 190) and cell(4, 4) == (236, 217, 180)
     centre = img[24 + 24, 24 + 4 * 48 + 24]
     assert tuple(centre) == (20, 20, 20)  # X's dark piece now on e1

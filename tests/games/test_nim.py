@@ -1,7 +1,7 @@
 """Nim: exhaustive solution against the nim-sum rule in both conventions; variants; errors."""
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ from zerosum.games import IllegalActionError, VariantError, make_game
 def solve(game):
     """Mover-wins table for every position (piles up to the game's), by exhaustive search."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def mover_wins(piles):
         s = np.array([0, *piles], np.int64)
         if game.is_terminal(s):

@@ -13,7 +13,9 @@ from zerosum.testing import random_positions
 from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.nine_mens_morris import NineMensMorris
-from zerosum.games.nine_mens_morris.tables import ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_COUNT, S_TURNS
+from zerosum.games.nine_mens_morris.tables import (
+    ADJ, MILLS, MILLS_OF, NUM_PLANES, POINT_NAMES, POINT_RC, S_COUNT, S_TURNS,
+)
 
 VARIANTS = [{}, {"protect_mills": False}, {"flying": False}, {"no_return": True}, {"max_turns": 40},
             {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}]
@@ -142,7 +144,8 @@ def test_cross_check_with_openspiel(pyspiel):
             if st.is_terminal():
                 break
             assert game.current_player(s) == st.current_player()
-            assert st.action_to_string(int(legal[0])).split()[-1] in (str(int(legal[0])), str((int(legal[0]) - 24) % 24))
+            shown = st.action_to_string(int(legal[0])).split()[-1]
+            assert shown in (str(int(legal[0])), str((int(legal[0]) - 24) % 24))
             a = int(legal[rng.integers(len(legal))])
             s = game.apply_unchecked(s, a)
             st.apply_action(a)

@@ -43,7 +43,7 @@ def ref_features(state):
     a, b = ref_side(board, x), ref_side(board, 1 - x)
     win = int(bool(a[3]))
     lost = int(not win and len(b[3]) >= 2)
-    return tuple(a[0][k] - b[0][k] for k in range(4)) + (a[1] - b[1], a[2] - b[2], a[4] - b[4], win, lost)
+    return (*tuple(a[0][k] - b[0][k] for k in range(4)), a[1] - b[1], a[2] - b[2], a[4] - b[4], win, lost)
 
 
 def random_states(game, count, seed):

@@ -126,7 +126,8 @@ def test_every_source_the_copy_compiles_is_in_its_name(toy, tmp_path, monkeypatc
     for shared in ("zerosum.games.kit.kernels", "zerosum.games.kit.toolkit", "zerosum.search._flags",
                    "zerosum.search._arrays", "zerosum.search.result"):
         target = Path(sys.modules[shared].__file__)
-        monkeypatch.setattr(Path, "read_text", lambda p, *a, t=target, **k: read_text(p, *a, **k) + ("#" if p == t else ""))
+        monkeypatch.setattr(Path, "read_text", lambda p, *a, t=target, **k: read_text(p, *a, **k)
+                            + ("#" if p == t else ""))
         assert stem(template, module) != first, f"an edit to {shared} left the name unchanged"
         monkeypatch.setattr(Path, "read_text", read_text)
     assert stem(template, module) == first

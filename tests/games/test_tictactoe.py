@@ -29,7 +29,8 @@ def test_scripted_games(names, outcome):
     s = play(names)
     assert G.outcome(s) == outcome, G.render(s)
     assert G.is_terminal(s) and len(G.legal_actions(s)) == 0
-    assert G.returns(s) == {Outcome.P0_WINS: (1.0, -1.0), Outcome.P1_WINS: (-1.0, 1.0), Outcome.DRAW: (0.0, 0.0)}[outcome]
+    assert G.returns(s) == {Outcome.P0_WINS: (1.0, -1.0), Outcome.P1_WINS: (-1.0, 1.0),
+                            Outcome.DRAW: (0.0, 0.0)}[outcome]
     for prefix in range(len(names)):
         assert not G.is_terminal(play(names[:prefix]))
 

@@ -75,7 +75,8 @@ def test_python_heuristic_gives_identical_results():
         for depth in (1, 2, 3):
             fast = alphabeta(TTT, s, depth, heuristic="lines", seed=1)
             slow = alphabeta(TTT, s, depth, heuristic=Heuristic("lines_py", _lines_py), seed=1)
-            assert (fast.value, fast.action, fast.pv, fast.stats.nodes) == (slow.value, slow.action, slow.pv, slow.stats.nodes)
+            assert (fast.value, fast.action, fast.pv, fast.stats.nodes) == (
+                slow.value, slow.action, slow.pv, slow.stats.nodes)
             assert alphabeta(TTT, s, depth, heuristic=_lines_py).value == fast.value
 
 

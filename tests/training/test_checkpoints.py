@@ -13,13 +13,13 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from zerosum.agents import AgentSpecError, RandomAgent, make_agent  # noqa: E402
-from zerosum.agents.learned import (  # noqa: E402
+from zerosum.agents import AgentSpecError, RandomAgent, make_agent
+from zerosum.agents.learned import (
     CheckpointError, LearnedAgent, MissingExtraError, require_train_extra,
 )
-from zerosum.games import make_game  # noqa: E402
-from zerosum.evaluation.evaluate import evaluate  # noqa: E402
-from zerosum.training.train import TrainConfig, train  # noqa: E402
+from zerosum.games import make_game
+from zerosum.evaluation.evaluate import evaluate
+from zerosum.training.train import TrainConfig, train
 
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
 

@@ -126,7 +126,7 @@ def test_observations_equal_the_pettingzoo_envs(game, seat):
             log.append(a)
             applied += 1
             pz.step(a)
-            obs, reward, done, _, info = env.step(a)
+            obs, reward, done, _, _info = env.step(a)
             fobs, freward, _, _, _ = flat.step(a)
             assert freward == reward
         assert pz.terminations[AGENTS[seat]]
@@ -159,7 +159,7 @@ def test_seats_and_seeds():
         e.reset(seed=seed)
         out, rng = [], np.random.default_rng(0)
         for _ in range(200):
-            obs, r, term, _, info = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+            obs, r, term, _, _info = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
             out.append((obs.tobytes(), r))
             if term:
                 out.append(e.reset()[1]["seat"])

@@ -34,14 +34,14 @@ class Agent(abc.ABC):
         """Forget anything kept from the previous game (called before each game)."""
         self.last_stats = None
 
-    def prepare(self, game: Game) -> None:
+    def prepare(self, game: Game) -> None:  # noqa: B027 - an optional hook: most agents need nothing
         """Check that the agent can play ``game`` (and build what it needs) before a game starts."""
 
     def seed(self, rng: np.random.Generator | int | None) -> None:
         """Replace the random generator (tournaments give each game its own)."""
         self.rng = as_generator(rng)
 
-    def spawn(self, rng: np.random.Generator | int | None) -> "Agent":
+    def spawn(self, rng: np.random.Generator | int | None) -> Agent:
         """A fresh copy for one game: nothing kept from earlier games, its own generator.
 
         The default deep-copies the agent; agents with large read-only parts (a network)

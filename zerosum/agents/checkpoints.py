@@ -159,7 +159,8 @@ def check_compatible(meta: dict[str, Any], game: Game, where: str = "checkpoint"
             problems.append(f"env {meta['env']}, but this zerosum serves {game.name} as {env} "
                             "(the observations may differ: retrain)")
         if tuple(meta["observation_shape"]) != tuple(game.observation_shape):
-            problems.append(f"observation shape {tuple(meta['observation_shape'])}, not {tuple(game.observation_shape)}")
+            problems.append(f"observation shape {tuple(meta['observation_shape'])}, "
+                            f"not {tuple(game.observation_shape)}")
         if meta["num_actions"] != game.num_actions:
             problems.append(f"{meta['num_actions']} actions, not {game.num_actions}")
     if problems:
@@ -179,7 +180,7 @@ def load_checkpoint(path: str | os.PathLike[str], device: str = "cpu") -> tuple[
         custom["policy_class"] = cls.policy_aliases["MultiInputPolicy" if meta["obs_format"] == "dict" else "MlpPolicy"]
     try:
         model = cls.load(str(model_path), device=device, custom_objects=custom)
-    except Exception as exc:  # SB3 raises many kinds for a damaged archive
+    except Exception as exc:  # noqa: BLE001 - SB3 raises many kinds for a damaged archive
         raise CheckpointError(f"corrupt checkpoint {model_path}: cannot load it as {meta['algo']} "
                               f"({type(exc).__name__}: {exc})") from None
     return model, meta
@@ -227,8 +228,23 @@ def save_checkpoint(model: Any, path: str | os.PathLike[str], metadata: dict[str
 
 
 __all__ = [
-    "ALGORITHMS", "ALGOS", "CheckpointError", "FORMAT", "FORMAT_VERSION", "MissingExtraError", "Q_ALGOS",
-    "TRAIN_EXTRA", "algo_class", "algo_of", "build_metadata", "check_compatible", "checkpoint_paths",
-    "is_checkpoint", "jsonable_variant", "load_checkpoint", "read_metadata", "require_train_extra",
+    "ALGORITHMS",
+    "ALGOS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Q_ALGOS",
+    "TRAIN_EXTRA",
+    "CheckpointError",
+    "MissingExtraError",
+    "algo_class",
+    "algo_of",
+    "build_metadata",
+    "check_compatible",
+    "checkpoint_paths",
+    "is_checkpoint",
+    "jsonable_variant",
+    "load_checkpoint",
+    "read_metadata",
+    "require_train_extra",
     "save_checkpoint",
 ]

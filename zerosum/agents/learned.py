@@ -76,7 +76,7 @@ class PolicyAgent(Agent):
         if name:
             self.name = name
 
-    def spawn(self, rng) -> "PolicyAgent":
+    def spawn(self, rng) -> PolicyAgent:
         """A copy sharing the (read-only) network, with its own generator."""
         clone = copy.copy(self)
         clone.reset()
@@ -151,7 +151,23 @@ def learned_agent(path: str | None = None, deterministic: bool = True, masked: b
 
 
 __all__ = [
-    "ALGOS", "FORMAT", "FORMAT_VERSION", "CheckpointError", "LearnedAgent", "MissingExtraError", "OBS_FORMATS",
-    "PolicyAgent", "Q_ALGOS", "TRAIN_EXTRA", "algo_class", "check_compatible", "checkpoint_paths",
-    "jsonable_variant", "learned_agent", "load_checkpoint", "policy_input", "read_metadata", "require_train_extra",
+    "ALGOS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "OBS_FORMATS",
+    "Q_ALGOS",
+    "TRAIN_EXTRA",
+    "CheckpointError",
+    "LearnedAgent",
+    "MissingExtraError",
+    "PolicyAgent",
+    "algo_class",
+    "check_compatible",
+    "checkpoint_paths",
+    "jsonable_variant",
+    "learned_agent",
+    "load_checkpoint",
+    "policy_input",
+    "read_metadata",
+    "require_train_extra",
 ]

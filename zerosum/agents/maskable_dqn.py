@@ -72,7 +72,8 @@ class MaskableDQN(DQN):
             return self._random_legal(observation), state
         return self.policy.predict(observation, state, episode_start, deterministic)
 
-    def _sample_action(self, learning_starts: int, action_noise: Any = None, n_envs: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    def _sample_action(self, learning_starts: int, action_noise: Any = None,
+                       n_envs: int = 1) -> tuple[np.ndarray, np.ndarray]:
         if self.num_timesteps < learning_starts:  # warm-up: uniform over the legal actions
             action = self._random_legal(self._last_obs)
         else:

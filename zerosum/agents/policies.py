@@ -79,7 +79,8 @@ def model_agent(model: Any, game: Game, *, masked: bool | None = None, determini
     if not ok:
         raise PolicyError(f"{type(model).__name__}'s observation space {space} does not fit {game.name} "
                           f"{dict(game.variant)}: expected a Dict with observation {tuple(game.observation_shape)} "
-                          f"or a flat Box of {planes + n} (planes then mask); was it trained on another game or variant?")
+                          f"or a flat Box of {planes + n} (planes then mask); "
+                          f"was it trained on another game or variant?")
     cls = type(model).__name__
     if masked is None:
         masked = cls.startswith("Maskable")
@@ -143,5 +144,12 @@ def as_policy(policy: Any, game: Game, *, masked: bool | None = None, determinis
     return None, agent
 
 
-__all__ = ["CallableAgent", "POLICY_KINDS", "PolicyError", "as_policy", "checkpoint_agent", "is_sb3_model",
-           "model_agent"]
+__all__ = [
+    "POLICY_KINDS",
+    "CallableAgent",
+    "PolicyError",
+    "as_policy",
+    "checkpoint_agent",
+    "is_sb3_model",
+    "model_agent",
+]

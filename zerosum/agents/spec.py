@@ -39,7 +39,8 @@ AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "random": (RandomAgent, ()),
     "minimax": (MinimaxAgent, ("depth", "heuristic")),
     "alphabeta": (AlphaBetaAgent, _AB_OPTIONS),
-    "mcts": (MCTSAgent, ("sims", "time", "heuristic", "c", "rollout", "rollout_depth", "epsilon", "scale", "max_nodes")),
+    "mcts": (MCTSAgent, ("sims", "time", "heuristic", "c", "rollout", "rollout_depth",
+                         "epsilon", "scale", "max_nodes")),
     "perfect_nim": (PerfectNimAgent, ()),
     "human": (HumanAgent, ()),
     "ppo": (learned_agent, ("path", "deterministic", "masked", "device")),  # any zerosum checkpoint (PPO, DQN)

@@ -8,6 +8,7 @@ one grammar of :mod:`zerosum.values`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -80,10 +81,8 @@ def build_agent(spec: str, game: Game, rng: Any, what: str = "--opponent") -> An
 
 def silence_stdout() -> None:
     """After a broken pipe (``zerosum ... | head``), send the rest of stdout to devnull."""
-    try:
+    with contextlib.suppress(OSError, ValueError):  # stdout without a file descriptor
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
-        pass
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:

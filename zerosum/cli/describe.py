@@ -18,7 +18,7 @@ def describe_value(value: float) -> str:
 
     v = float(value) + 0.0  # no "-0"
     if abs(v) >= WIN_BOUND:
-        plies = int(round(WIN - abs(v)))
+        plies = round(WIN - abs(v))
         return f"{'win' if v > 0 else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
     return f"{v:+.3g}"
 
@@ -34,7 +34,7 @@ def pv_text(game: Game, state: State, pv: Sequence[int]) -> str:
     s = state
     for a in pv:
         a = int(a)
-        if game.is_terminal(s) or a not in set(int(x) for x in game.legal_actions(s)):
+        if game.is_terminal(s) or a not in {int(x) for x in game.legal_actions(s)}:
             break
         names.append(game.action_to_string(a, s))
         s = game.apply_unchecked(s, a)

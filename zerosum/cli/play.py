@@ -19,6 +19,7 @@ variation and time. Nothing assumes that the players alternate: the loop always 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -301,10 +302,8 @@ def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None
         return code
     session = sessions[0]
     if input_fn is None and sys.stdin.isatty():
-        try:
+        with contextlib.suppress(ImportError):  # not on every platform
             import readline  # noqa: F401  (line editing and history for input())
-        except ImportError:  # pragma: no cover - not on every platform
-            pass
     try:
         return session.run()
     except KeyboardInterrupt:

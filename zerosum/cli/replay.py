@@ -117,7 +117,7 @@ class Replay:
     def write_gif(self, path: str, fps: float = 2.0) -> int:
         """Write the animation; returns the number of frames (the start position + one per move)."""
         images = self.frames()
-        duration = [max(20, int(round(1000 / fps)))] * len(images)
+        duration = [max(20, round(1000 / fps))] * len(images)
         duration[-1] = max(duration[-1], 2000)  # linger on the final position
         images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=duration,
                        loop=0, optimize=False)

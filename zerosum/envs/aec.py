@@ -45,7 +45,8 @@ class ZerosumEnv(AECEnv):
                  safe: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: one of {self.metadata['render_modes']} or None")
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: "
+                             f"one of {self.metadata['render_modes']} or None")
         self.metadata = {**type(self).metadata, "name": name}
         self.game = game
         self.render_mode = render_mode
@@ -56,7 +57,7 @@ class ZerosumEnv(AECEnv):
             "observation": spaces.Box(0, 1, shape=game.observation_shape, dtype=np.int8),
             "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
         })
-        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
@@ -74,10 +75,10 @@ class ZerosumEnv(AECEnv):
         (``seed`` is accepted for the API; seed the action spaces yourself to sample from them)."""
         self.state = self.game.initial_state()
         self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
         self.infos = {a: {} for a in AGENTS}
         self.num_moves = 0
         self._mask_cache: np.ndarray | None = None
@@ -142,7 +143,7 @@ class ZerosumEnv(AECEnv):
 
     def _end_game(self, rewards: dict[str, float]) -> None:
         self.rewards = dict(rewards)
-        self.terminations = {a: True for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._mask_cache = np.zeros(self.game.num_actions, dtype=np.int8)
 

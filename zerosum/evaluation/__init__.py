@@ -12,7 +12,8 @@
     from zerosum.evaluation import sprt  # is A stronger than B? game pairs until a sequential test decides
     print(sprt("tictactoe", "alphabeta(depth=9)", "random", elo0=0, elo1=50).summary())
 
-Modules: ``evaluate`` (one policy against opponents), ``match`` (one recorded game), ``tournament`` (schedule, validation, the run),
+Modules: ``evaluate`` (one policy against opponents), ``match`` (one recorded game),
+``tournament`` (schedule, validation, the run),
 ``store`` (SQLite, ``Store(path).game_record(id)``), ``stats`` and ``ratings`` (Wilson
 intervals, Bradley-Terry/Elo with bootstrap, openskill, search cost), ``report`` and
 ``plots`` (terminal tables, Markdown, PNG), ``backends`` (inline, processes, Ray),

@@ -90,7 +90,8 @@ class TournamentConfig:
         """
         digest = hashlib.sha1(json.dumps(self.fingerprint(), sort_keys=True).encode()).hexdigest()[:8]
         if self.output:
-            return Path(self.output.replace("{name}", self.label).replace("{game}", self.game).replace("{hash}", digest))
+            return Path(self.output.replace("{name}", self.label).replace("{game}", self.game)
+                        .replace("{hash}", digest))
         return Path("results") / f"{self.label}-{digest}"
 
     def database(self) -> Path:

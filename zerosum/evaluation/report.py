@@ -157,7 +157,8 @@ def print_summary(s: Summary, console: Any = None) -> None:
     console = console or Console()
     variant = ", ".join(f"{k}={v}" for k, v in s.variant.items())
     for title, head, rows in (
-        (f"{s.label}: {s.game}{f' ({variant})' if variant else ''}, {s.games} games", STANDINGS_HEAD, standings_rows(s)),
+        (f"{s.label}: {s.game}{f' ({variant})' if variant else ''}, {s.games} games",
+         STANDINGS_HEAD, standings_rows(s)),
         ("pairings", PAIRS_HEAD, pair_rows(s)),
         ("search cost per move", COST_HEAD, cost_rows(s)),
     ):
@@ -208,7 +209,7 @@ def markdown(s: Summary, database: str | os.PathLike[str] | None = None, plots: 
             _md_table(STANDINGS_HEAD, standings_rows(s)), "", "## Pairings", "",
             _md_table(PAIRS_HEAD, pair_rows(s)), "", "## Score matrix", "",
             "Row agent's score against the column agent (both seats).", ""]
-    head = [""] + s.names
+    head = ["", *s.names]
     rows = [[s.names[i]] + [("-" if i == j or not s.count[i, j] else f"{s.points[i, j] / s.count[i, j]:.2f}")
                             for j in range(len(s.names))] for i in range(len(s.names))]
     out += [_md_table(head, rows), "", "## Search cost per move", "",

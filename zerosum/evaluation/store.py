@@ -159,7 +159,8 @@ class Store:
             else:
                 found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 if not {"config", "agents", "games", "moves"} <= found:
-                    raise StoreError(f"{str(self.path)!r} is not a zerosum tournament database (tables: {sorted(found)})")
+                    raise StoreError(f"{str(self.path)!r} is not a zerosum tournament database "
+                                     f"(tables: {sorted(found)})")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{str(self.path)!r} is not a usable SQLite database: {exc}") from None
@@ -207,7 +208,8 @@ class Store:
                     f"{str(self.path)!r} holds games of another configuration ({'; '.join(diffs)}); games of "
                     "different tournaments or matches are never mixed: choose another output path or delete that file")
             with conn:
-                conn.execute("INSERT OR REPLACE INTO config VALUES ('config', ?)", (json.dumps(config, sort_keys=True),))
+                conn.execute("INSERT OR REPLACE INTO config VALUES ('config', ?)",
+                             (json.dumps(config, sort_keys=True),))
             return True
         with conn:
             conn.executemany("INSERT INTO config VALUES (?, ?)", [

@@ -172,7 +172,8 @@ def run_hooks(prep: Prepared, note: Note = print) -> TournamentConfig:
                      f"{entry.prepare!r} is not available ({exc})")
                 skip.append(entry.name)
                 continue
-            raise ConfigError(f"{cfg.label}: agent {entry.name!r}: prepare hook {entry.prepare!r} not found: {exc}") from None
+            raise ConfigError(f"{cfg.label}: agent {entry.name!r}: prepare hook {entry.prepare!r} "
+                              f"not found: {exc}") from None
         note(f"{cfg.label}: preparing {entry.name} with {entry.prepare}({options.get('path', '')!r})")
         try:
             fn(options["path"]) if "path" in options else fn()

@@ -12,4 +12,5 @@ from zerosum.search.mcts import MCTS
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
-__all__ = ["WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "MCTS", "SearchResult", "SearchStats", "alphabeta", "minimax"]
+__all__ = ["MCTS", "WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig",
+           "SearchResult", "SearchStats", "alphabeta", "minimax"]

@@ -101,14 +101,14 @@ class NegamaxArrays(_Record):
         """Per-ply arrays for ``max_depth`` plies; the arrays in ``kept`` (a searcher's table,
         history, configuration, statistics) are used as given, the others made minimal."""
         d = max_depth + 2
-        arrays = dict(
-            stack=np.zeros((d, state_size), np.int64), moves=np.zeros((d, max_moves), np.int64),
-            scores=np.zeros((d, max_moves), np.float64), pv=np.zeros((d, d), np.int64),
-            pvlen=np.zeros(d, np.int64), killers=np.full((d, 2), -1, np.int64),
-            tt_key=np.zeros(1, np.int64), tt_val=np.zeros(1, np.float64), tt_move=np.zeros(1, np.int64),
-            tt_meta=np.zeros(1, np.int64), history=np.zeros(num_actions, np.float64),
-            noise=np.zeros(num_actions, np.float64), cfg=np.zeros(N_CFG, np.int64),
-            stats=np.zeros(N_STATS, np.int64))
+        arrays = {
+            "stack": np.zeros((d, state_size), np.int64), "moves": np.zeros((d, max_moves), np.int64),
+            "scores": np.zeros((d, max_moves), np.float64), "pv": np.zeros((d, d), np.int64),
+            "pvlen": np.zeros(d, np.int64), "killers": np.full((d, 2), -1, np.int64),
+            "tt_key": np.zeros(1, np.int64), "tt_val": np.zeros(1, np.float64), "tt_move": np.zeros(1, np.int64),
+            "tt_meta": np.zeros(1, np.int64), "history": np.zeros(num_actions, np.float64),
+            "noise": np.zeros(num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
+            "stats": np.zeros(N_STATS, np.int64)}
         arrays.update(kept)
         return cls(**arrays)
 

@@ -58,7 +58,8 @@ class AlphaBetaConfig:
 
     def __post_init__(self) -> None:
         if self.history_increment not in ("pow2", "square"):
-            raise ValueError(f"history_increment={self.history_increment!r}: use 'pow2' (2^depth) or 'square' (depth^2)")
+            raise ValueError(f"history_increment={self.history_increment!r}: "
+                             f"use 'pow2' (2^depth) or 'square' (depth^2)")
         if self.tt_size < 1 or self.tt_size & (self.tt_size - 1):
             raise ValueError(f"tt_size={self.tt_size}: a power of two is required")
 
@@ -81,11 +82,11 @@ class AlphaBeta:
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
         n = self.config.tt_size if self.config.tt else 1
-        self._kept = dict(  # the arrays that outlive one search
-            tt_key=np.zeros(n, np.int64), tt_val=np.zeros(n, np.float64), tt_move=np.zeros(n, np.int64),
-            tt_meta=np.zeros(n, np.int64), history=np.zeros(game.num_actions, np.float64),
-            noise=np.zeros(game.num_actions, np.float64), cfg=np.zeros(N_CFG, np.int64),
-            stats=np.zeros(N_STATS, np.int64))
+        self._kept = {  # the arrays that outlive one search
+            "tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
+            "tt_meta": np.zeros(n, np.int64), "history": np.zeros(game.num_actions, np.float64),
+            "noise": np.zeros(game.num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
+            "stats": np.zeros(N_STATS, np.int64)}
         self._generation = 0
         self._depth_cap = 0
         self.arrays: NegamaxArrays | None = None

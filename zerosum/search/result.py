@@ -71,7 +71,7 @@ class SearchResult:
     @property
     def plies_to_end(self) -> int | None:
         """For a proven result, the number of plies to the end of the game."""
-        return int(round(WIN - abs(self.value))) if self.is_proven else None
+        return round(WIN - abs(self.value)) if self.is_proven else None
 
     def as_dict(self) -> dict[str, object]:
         """Plain data, for logs and stores."""

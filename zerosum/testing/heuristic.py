@@ -29,7 +29,8 @@ class HeuristicReport:
     searched: int           # positions where both versions gave the same search result
 
 
-def _value(game: Game, h: Heuristic, fn: Callable[..., Any], state: np.ndarray, player: int, line: tuple[int, ...]) -> float:
+def _value(game: Game, h: Heuristic, fn: Callable[..., Any], state: np.ndarray,
+           player: int, line: tuple[int, ...]) -> float:
     try:
         v = float(fn(game.params, state.copy(), player))
     except Exception as e:  # noqa: BLE001 - any error is the finding

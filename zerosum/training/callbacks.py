@@ -196,7 +196,8 @@ class PeriodicSaveCallback(BaseCallback):
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:
             self._next += self.every
-            save_checkpoint(self.model, self.folder / f"step_{self.num_timesteps}.zip", self.metadata(self.num_timesteps))
+            save_checkpoint(self.model, self.folder / f"step_{self.num_timesteps}.zip",
+                            self.metadata(self.num_timesteps))
         return True
 
 

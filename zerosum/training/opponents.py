@@ -143,7 +143,8 @@ class SelfPlayPool(OpponentSource):
             raise ValueError(f"base_prob={base_prob!r} and latest_prob={latest_prob!r} must be probabilities in [0, 1]")
         if pool_size < 1:
             raise ValueError(f"pool_size={pool_size!r} is not allowed: at least 1")
-        self.base, self.base_prob, self.pool_size, self.latest_prob = base, float(base_prob), int(pool_size), float(latest_prob)
+        self.base, self.base_prob = base, float(base_prob)
+        self.pool_size, self.latest_prob = int(pool_size), float(latest_prob)
         self.pool: deque[Agent] = deque(maxlen=self.pool_size)
         self.added = 0
         self.results: dict[str, deque[float]] = {}

@@ -92,7 +92,8 @@ class SingleAgentEnv(gym.Env):
         if obs_format not in OBS_FORMATS:
             raise ValueError(f"obs_format={obs_format!r} is not allowed: one of {OBS_FORMATS}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: one of {self.metadata['render_modes']} or None")
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: "
+                             f"one of {self.metadata['render_modes']} or None")
         self.game = resolve_game(game, variant)
         self.env_name = env_name(self.game.name)
         self.source = as_source(opponent)
@@ -150,7 +151,8 @@ class SingleAgentEnv(gym.Env):
     def _opponent_moves(self) -> None:
         """Let the opponent play until the learner is to move or the game is over."""
         g, opp = self.game, self.opponent
-        while g.kernels.status(g.params, self.state) == ONGOING and g.kernels.player(g.params, self.state) != self.learner:
+        k = g.kernels
+        while k.status(g.params, self.state) == ONGOING and k.player(g.params, self.state) != self.learner:
             opp.seed(self._opp_rng)  # shared agents (self-play snapshots) draw from this env's generator
             a = opp.act(g, self.state)
             try:
@@ -225,4 +227,4 @@ class SingleAgentEnv(gym.Env):
         return env_module(self.env_name).draw(self.game, self.state)
 
 
-__all__ = ["EpisodeOverError", "SEATS", "SingleAgentEnv", "resolve_game"]
+__all__ = ["SEATS", "EpisodeOverError", "SingleAgentEnv", "resolve_game"]

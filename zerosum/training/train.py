@@ -150,7 +150,8 @@ def make_source(cfg: TrainConfig) -> OpponentSource:
 
 
 def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
-    """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats env i starts in seat i % 2."""
+    """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats,
+    env i starts in seat i % 2."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 

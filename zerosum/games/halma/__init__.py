@@ -261,7 +261,8 @@ class Halma(Game):
         if state is not None:
             legal = self.legal_actions(state)
             if a not in set(legal.tolist()):
-                raise IllegalActionError(f"move {text!r} is not legal here; legal: {self.describe_actions(legal, state)}")
+                raise IllegalActionError(f"move {text!r} is not legal here; "
+                                         f"legal: {self.describe_actions(legal, state)}")
         return a
 
     def render(self, state: State) -> str:

@@ -176,10 +176,10 @@ def best_gain(z, s, p):  # pragma: no cover - compiled
                     to = t
             for d in range(8):
                 t = NEIGH[z, sq, d]
-                if t >= 0 and DIST[z, p, t] < near and (not stay or IN_TARGET[z, p, t] == 1):
-                    if (pick(o0, o1, o2, o3, SQ_CLASS[z, t]) >> SQ_BIT[z, t]) & 1 == 0:
-                        near = DIST[z, p, t]
-                        to = t
+                if t >= 0 and DIST[z, p, t] < near and (not stay or IN_TARGET[z, p, t] == 1) \
+                        and (pick(o0, o1, o2, o3, SQ_CLASS[z, t]) >> SQ_BIT[z, t]) & 1 == 0:
+                    near = DIST[z, p, t]
+                    to = t
             if to >= 0:
                 g = cost(z, s, p, sq) - cost(z, s, p, to)
                 if g > best:

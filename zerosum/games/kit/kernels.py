@@ -140,7 +140,4 @@ SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER
 @njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)
 def contains(moves, n, action):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """True when ``action`` is among ``moves[:n]``."""
-    for i in range(n):
-        if moves[i] == action:
-            return True
-    return False
+    return any(moves[i] == action for i in range(n))

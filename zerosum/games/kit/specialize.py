@@ -180,7 +180,8 @@ def copy_source(template: Path, module_name: str, attr: str) -> tuple[str, str]:
     deps = reachable_sources([module_name, *_template_imports(text)])
     for name in sorted(deps):
         digest.update(name.encode() + b"\0" + deps[name].encode())
-    return f"{template.stem.strip('_')}_{module_name.replace('.', '_')}_{attr.lower()}_{digest.hexdigest()[:16]}", source
+    stem = f"{template.stem.strip('_')}_{module_name.replace('.', '_')}_{attr.lower()}"
+    return f"{stem}_{digest.hexdigest()[:16]}", source
 
 
 def specialize(template: Path, kernels: Kernels) -> pytypes.ModuleType:

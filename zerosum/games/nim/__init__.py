@@ -99,4 +99,4 @@ class Nim(Game):
         """One line per pile, with the player to move."""
         s = self._plain(state)
         rows = [f"pile {i}: {'|' * int(p):<{self._m}} ({int(p)})" for i, p in enumerate(s[1:])]
-        return "\n".join(rows + [f"to move: player {int(s[0])}"])
+        return "\n".join([*rows, f"to move: player {int(s[0])}"])

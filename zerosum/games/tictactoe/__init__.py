@@ -23,7 +23,7 @@ import numpy as np
 
 from zerosum.games.kit import Game, IllegalActionError, Kernels, Layout, PositionError, State, check_action
 from zerosum.games.tictactoe import knowledge, rules
-from zerosum.games.tictactoe.rules import LINES  # the eight winning lines as cell masks
+from zerosum.games.tictactoe.rules import LINES as LINES  # public: the eight winning lines as cell masks
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
                   observe=rules.observe, order=knowledge.order)
