@@ -45,7 +45,8 @@ bench: $(VENV)/.dev
 
 # numba caches compiled rules next to the sources, and the per-game compiled copies (hot
 # calls, search) in ~/.cache/zerosum/compiled, named by a hash of every source they depend
-# on (zerosum/games/kit/specialize.py), so they are never stale: this only frees the disk.
+# on (zerosum/games/kit/specialize.py; numba keys the kernels by their imports too,
+# zerosum/games/kit/toolkit.py), so they are never stale: this only frees the disk.
 clean-cache:
 	find zerosum -name '*.nbi' -delete -o -name '*.nbc' -delete
 	rm -rf "$${ZEROSUM_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zerosum}"

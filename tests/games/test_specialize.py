@@ -185,9 +185,6 @@ print(specialize(Path({template!r}), KERNELS).outcome(params, np.array([3, 0], n
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="numba caches each kernel (toolkit.kernel, cache=True) by its own "
-                   "file only: an edit to a table the rules import from another file reaches a new copy "
-                   "of the template, but the copy links the kernel's stale cached code")
 def test_an_edited_table_reaches_the_compiled_code(toy, tmp_path):
     prefix, paths = toy
     template = tmp_path / "_tiny_template.py"

@@ -140,4 +140,7 @@ SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER
 @njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)
 def contains(moves, n, action):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """True when ``action`` is among ``moves[:n]``."""
-    return any(moves[i] == action for i in range(n))
+    for i in range(n):  # noqa: SIM110 - numba compiles no generator expressions
+        if moves[i] == action:
+            return True
+    return False

@@ -23,11 +23,10 @@ The contract
   package's submodules count where they are imported, not merely loaded, so the name does
   not depend on what else a process imported. An edit to any of these files gives a new
   copy, so a stale copy is never used and none needs clearing by hand.
-* One cache is not covered: numba's own cache of each kernel (``@kernel`` compiles with
-  ``cache=True``) is keyed by the kernel's file alone, and the new copy links the kernel
-  from it. After an edit to a table or helper that rules import from *another* file,
-  the kernel itself stays stale until its own file changes or its ``__pycache__`` is
-  cleared (``tests/games/test_specialize.py`` holds this as an expected failure).
+* numba's own cache of each kernel and helper (``@kernel`` and ``@helper`` compile with
+  ``cache=True``), which the copy links, is keyed the same way: by the kernel's file and
+  every module it imports (:mod:`zerosum.games.kit.toolkit`), so an edit to a table or
+  helper in another file recompiles the kernel too.
 * Copies live in ``$ZEROSUM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zerosum`` or
   ``~/.cache/zerosum``), so a read-only install works. ``make clean-cache`` frees the disk.
 * The game's ``Kernels`` must be a module-level name of an importable module (write
@@ -36,27 +35,22 @@ The contract
 
 from __future__ import annotations
 
-import ast
-import functools
 import hashlib
 import importlib
 import importlib.util
 import os
 import sys
-import sysconfig
 import types as pytypes
 from pathlib import Path
-from typing import Any
 
 import numba
 
 from zerosum.games.kit.errors import KernelError
 from zerosum.games.kit.kernels import Kernels
+from zerosum.games.kit.sources import _imports, reachable_sources
 
 RULES_LINE = "from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites"
 _LOADED: dict[tuple[str, str, str], pytypes.ModuleType] = {}
-_LIBRARY_DIRS = tuple(str(Path(p).resolve()) for p in {
-    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
 
 
 def cache_dir() -> Path:
@@ -80,78 +74,6 @@ def kernels_origin(kernels: Kernels) -> tuple[str, str]:
     raise KernelError(
         f"the kernels of {first} must be a module-level Kernels object (KERNELS = Kernels(...)) in an "
         "importable module, so that compiled code can import them")
-
-
-def _tracked(module: pytypes.ModuleType) -> bool:
-    file = getattr(module, "__file__", None)
-    if not file or not file.endswith(".py"):
-        return False  # builtins, extension modules (zerosum's C module holds no rules)
-    return module.__name__.split(".")[0] == "zerosum" or not str(Path(file).resolve()).startswith(_LIBRARY_DIRS)
-
-
-def _module_of(value: Any) -> str | None:
-    if isinstance(value, pytypes.ModuleType):
-        return value.__name__
-    if isinstance(value, (type, pytypes.FunctionType)) or hasattr(value, "py_func"):
-        name = getattr(value, "__module__", None)
-        return name if isinstance(name, str) else None
-    return None
-
-
-def imported_modules(module_name: str, source: str) -> list[str]:
-    """The loaded modules that ``source`` (the text of module ``module_name``) imports at
-    module level, relative imports resolved: ``from a.b import c`` gives ``a.b``, and
-    ``a.b.c`` when that is a module. Whatever the imported names are (functions, tables,
-    constants), the module that defines them is found."""
-    module = sys.modules.get(module_name)
-    package = getattr(module, "__package__", None) or module_name.rpartition(".")[0]
-    return [n for n in _imports(package, source) if n in sys.modules]
-
-
-@functools.lru_cache(maxsize=512)
-def _imports(package: str, source: str) -> tuple[str, ...]:
-    names: list[str] = []
-    todo: list[ast.AST] = [ast.parse(source)]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue  # imports run when a function does are not part of the module's code
-        if isinstance(node, ast.Import):
-            names.extend(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            try:
-                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
-            except (ImportError, ValueError):
-                continue
-            names.append(base)
-            names.extend(f"{base}.{a.name}" for a in node.names)
-        todo.extend(ast.iter_child_nodes(node))
-    return tuple(dict.fromkeys(names))
-
-
-def reachable_sources(roots: list[str]) -> dict[str, str]:
-    """The source text of every tracked module reachable from ``roots`` (see the contract):
-    through the modules a module imports, and through the modules, functions, classes and
-    compiled helpers found in its globals."""
-    seen: dict[str, str] = {}
-    todo = list(roots)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        module = sys.modules.get(name) or importlib.import_module(name)
-        if not _tracked(module):
-            seen[name] = ""
-            continue
-        seen[name] = Path(module.__file__ or "").read_text()
-        todo.extend(imported_modules(name, seen[name]))
-        for value in list(vars(module).values()):
-            dep = _module_of(value)
-            if dep and dep.startswith(f"{name}.") and isinstance(value, pytypes.ModuleType):
-                continue  # a package's loaded submodules: counted only where imported by name
-            if dep and dep not in seen and dep in sys.modules:
-                todo.append(dep)
-    return {k: v for k, v in seen.items() if v}
 
 
 def _template_imports(source: str) -> list[str]:

@@ -8,10 +8,18 @@
   plain Python functions outside them (a kernel's ``py_func`` then runs as Python).
 * ``i64(x)``: an unsigned 64-bit constant (a hash multiplier, a mask) as the signed int64
   numba computes with; numba would turn an int >= 2**63 into a float.
+
+numba keys its disk cache of a function by that function's file alone. Kernels and helpers
+compiled here are keyed by more: their file and the source of every module it imports,
+transitively (tables, helpers and constants from other files, the kit), so an edit to a
+table in ``tables.py`` recompiles the kernels in ``rules.py`` that read it.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +27,64 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core import caching
+from numba.core.caching import _CacheLocator
 from numba.extending import intrinsic, overload
+
+
+_CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
+_TRACKED: set[Any] = set()  # the code objects of the functions compiled by kernel and helper
+
+
+@functools.cache
+def _imports_digest(module_name: str) -> bytes:
+    """A digest of the source of ``module_name`` and every tracked module it imports,
+    transitively (:func:`zerosum.games.kit.sources.reachable_sources`); once a process."""
+    from zerosum.games.kit.sources import reachable_sources
+
+    digest = hashlib.sha256()
+    for name, source in sorted(reachable_sources([module_name]).items()):
+        digest.update(name.encode() + b"\0" + source.encode() + b"\0")
+    return digest.digest()
+
+
+class _ImportsLocator(_CacheLocator):
+    """numba's cache locator for the kit's kernels and helpers: numba's own choice of
+    folder, with a source stamp that also covers the modules the function's file imports."""
+
+    def __init__(self, inner: _CacheLocator, module_name: str) -> None:
+        self._inner, self._module = inner, module_name
+
+    def ensure_cache_path(self) -> None:
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self) -> str:
+        return self._inner.get_cache_path()  # type: ignore[no-any-return]
+
+    def get_disambiguator(self) -> str:
+        return self._inner.get_disambiguator()  # type: ignore[no-any-return]
+
+    def get_source_stamp(self) -> Any:
+        return self._inner.get_source_stamp(), _imports_digest(self._module)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> _ImportsLocator | None:
+        if py_func.__code__ not in _TRACKED or py_func.__module__ not in sys.modules:
+            return None
+        for other in _CACHE_IMPL._locator_classes:
+            inner = None if other is cls else other.from_function(py_func, py_file)
+            if inner is not None:
+                return cls(inner, py_func.__module__)
+        return None
+
+
+if _ImportsLocator not in _CACHE_IMPL._locator_classes:
+    _CACHE_IMPL._locator_classes.insert(0, _ImportsLocator)
+
+
+def _tracked(fn: Callable[..., Any]) -> Callable[..., Any]:
+    _TRACKED.add(fn.__code__)
+    return fn
 
 
 def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
@@ -29,12 +94,13 @@ def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
     the GIL would add a third to that. The compiled search calls them without the Python
     wrapper, so the flag does not matter there.
     """
-    return njit(signature, cache=True)  # type: ignore[no-any-return]
+    compile_ = njit(signature, cache=True)
+    return lambda fn: compile_(_tracked(fn))
 
 
 def helper(fn: Callable[..., Any]) -> Any:
     """Compile a helper that kernels inline (lazily typed, cached on disk)."""
-    return njit(inline="always", cache=True)(fn)
+    return njit(inline="always", cache=True)(_tracked(fn))
 
 
 def i64(x: int) -> int:
