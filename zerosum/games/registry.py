@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from zerosum.games.kit.game import Game
 
 # game name -> "module:Class" (or the class itself, for games registered as objects)
-GAMES: dict[str, Any] = {
+GAMES: dict[str, type[Game] | str] = {
     "tictactoe": "zerosum.games.tictactoe:TicTacToe",
     "nim": "zerosum.games.nim:Nim",
     "pentago": "zerosum.games.pentago:Pentago",
@@ -94,7 +94,8 @@ def game_class(name: str) -> type[Game]:
         raise VariantError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}") from None
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
-        entry = getattr(importlib.import_module(module), attr)
+        loaded: type[Game] = getattr(importlib.import_module(module), attr)
+        return loaded
     return entry
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from zerosum.games.kit import GameOverError, IllegalActionError, Outcome
-from zerosum.games.kit.game import Game, State
+from zerosum.games.kit import Game, State
 from zerosum.testing.positions import fail, random_lines
 
 ILLEGAL_SAMPLES = 4

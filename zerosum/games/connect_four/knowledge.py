@@ -26,19 +26,21 @@ import numpy as np
 from zerosum.games.connect_four.rules import (
     P_BOARD, P_COLS, P_ODD, P_ROWS, P_WINDOW0, P_WINDOWS, P_X, S_P0, S_P1,
 )
-from zerosum.games.kit import HEURISTIC, HEURISTIC_LIMIT, ORDER, Heuristic, helper, kernel, popcount
+from zerosum.games.kit import (
+    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
+)
 
 _WEIGHT = np.array([0.0] + [3.0 ** (k - 1) for k in range(1, 10)])  # by discs in an open window
 _GOOD_THREAT, _OTHER_THREAT = 12.0, 4.0  # a live threat on its owner's good rows, on the others
 
 
 @helper
-def _clip(v):  # pragma: no cover - compiled
+def _clip(v: float) -> float:  # pragma: no cover - compiled
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
 @helper
-def _scan(params, p0, p1):  # pragma: no cover - compiled
+def _scan(params: Params, p0: int, p1: int) -> tuple[float, int, int]:  # pragma: no cover - compiled
     """One pass over the windows: the window score of player 0 minus player 1's (open
     windows weighted by discs), and the threat cells of each (empty cells that complete a
     line)."""
@@ -62,7 +64,7 @@ def _scan(params, p0, p1):  # pragma: no cover - compiled
 
 
 @helper
-def _above(params, t):  # pragma: no cover - compiled
+def _above(params: Params, t: int) -> int:  # pragma: no cover - compiled
     """Every cell above a cell of ``t`` in the same column."""
     board = params[P_BOARD]
     up = (t << 1) & board
@@ -74,20 +76,20 @@ def _above(params, t):  # pragma: no cover - compiled
 
 
 @helper
-def _threat_score(params, own, other, good):  # pragma: no cover - compiled
+def _threat_score(params: Params, own: int, other: int, good: int) -> float:  # pragma: no cover - compiled
     alive = own & ~_above(params, other)
     return _GOOD_THREAT * popcount(alive & good) + _OTHER_THREAT * popcount(alive & ~good)
 
 
 @kernel(HEURISTIC)
-def windows(params, s, player):  # pragma: no cover - compiled
+def windows(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Open windows weighted 1, 3, 9, ... by own discs, own minus the opponent's."""
     v = _scan(params, s[S_P0], s[S_P1])[0]
     return _clip(v if player == 0 else -v)
 
 
 @kernel(HEURISTIC)
-def threats(params, s, player):  # pragma: no cover - compiled
+def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Live threats (odd rows for player 0, even rows for player 1 weigh most) plus the
     window score, own minus the opponent's."""
     v, t0, t1 = _scan(params, s[S_P0], s[S_P1])
@@ -97,7 +99,7 @@ def threats(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(ORDER)
-def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Centre first: columns nearer the middle score higher."""
     last = params[P_COLS] - 1
     for i in range(n):

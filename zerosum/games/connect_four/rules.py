@@ -22,7 +22,8 @@ action: the column, 0 .. C-1.
 from __future__ import annotations
 
 from zerosum.games.kit import (
-    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, helper, kernel, popcount,
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    helper, kernel, popcount,
 )
 
 S_P0, S_P1, S_STATUS = 0, 1, 2
@@ -57,7 +58,7 @@ def geometry(rows: int, columns: int, x_in_row: int) -> list[int]:
 
 
 @helper
-def has_line(b, h, x):  # pragma: no cover - compiled
+def has_line(b: int, h: int, x: int) -> bool:  # pragma: no cover - compiled
     """True when the discs ``b`` hold ``x`` in a row in any direction (column height ``h``)."""
     for d in (1, h, h + 1, h - 1):  # vertical, horizontal, diagonal up, diagonal down
         if (x - 1) * d > 62:
@@ -71,17 +72,17 @@ def has_line(b, h, x):  # pragma: no cover - compiled
 
 
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return popcount(s[S_P0] | s[S_P1]) & 1
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[S_STATUS]
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     if s[S_STATUS] != ONGOING:
         return 0
     occupied = s[S_P0] | s[S_P1]
@@ -96,14 +97,14 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(IS_LEGAL)
-def is_legal(params, s, a):  # pragma: no cover - compiled
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
     if a < 0 or a >= params[P_COLS] or s[S_STATUS] != ONGOING:
         return False
     return not ((s[S_P0] | s[S_P1]) >> (a * params[P_H] + params[P_ROWS] - 1)) & 1
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     h = params[P_H]
     occupied = s[S_P0] | s[S_P1]
     p = popcount(occupied) & 1
@@ -122,7 +123,7 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """Exact: the mover's discs plus the occupied cells. Column by column, h discs give a
     value in [2^h - 1, 2^(h+1) - 2], so no two positions share a key and no column carries
     into the next."""
@@ -131,7 +132,7 @@ def key(params, s):  # pragma: no cover - compiled
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     rows = params[P_ROWS]
     cols = params[P_COLS]
     h = params[P_H]

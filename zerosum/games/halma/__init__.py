@@ -176,12 +176,12 @@ class Halma(Game):
 
     def camp(self, player: int) -> list[Square]:
         """The squares of ``player``'s home camp, ascending (its target is the other camp)."""
-        return np.flatnonzero(IN_TARGET[self._z, 1 - player, : self.size ** 2]).tolist()  # type: ignore[no-any-return]
+        return np.flatnonzero(IN_TARGET[self._z, 1 - player, : self.size ** 2]).tolist()
 
     def pieces_of(self, state: State, player: int) -> list[Square]:
         """The squares of ``player``'s pieces, ascending."""
         s, z, nn = self._plain(state), self._z, self.size ** 2
-        return np.flatnonzero((s[4 * player + SQ_CLASS[z, :nn]] >> SQ_BIT[z, :nn]) & 1).tolist()  # type: ignore[no-any-return]
+        return np.flatnonzero((s[4 * player + SQ_CLASS[z, :nn]] >> SQ_BIT[z, :nn]) & 1).tolist()
 
     def board(self, state: State) -> np.ndarray:
         """An (N, N) int array: -1 empty, 0 or 1 the player whose piece stands there."""

@@ -19,7 +19,9 @@ from zerosum.games.halma.tables import (
     BOARD, CAMP_SIZE, CLASS_SQ, DIRECTIONS, IN_TARGET, MAX_CAMP, MAX_SQUARES, NEIGH, SIZES, SQ_BIT, SQ_CLASS,
     TARGET, camp_squares, homes,
 )
-from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, helper, kernel, lowest_bit, popcount
+from zerosum.games.kit import (
+    HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, lowest_bit, popcount,
+)
 
 DIAGONAL_PENALTY = 0.1
 FILL_OUTSIDE = 8.0
@@ -87,7 +89,7 @@ del _T
 
 # ---- helpers --------------------------------------------------------------------------------
 @helper
-def table_sum(tab, z, s, p):  # pragma: no cover - compiled
+def table_sum(tab: F64Array, z: int, s: State, p: int) -> float:  # pragma: no cover - compiled
     """Sum of tab[z, p, class, bit] over the pieces of player p."""
     total = 0.0
     for k in range(4):
@@ -99,7 +101,7 @@ def table_sum(tab, z, s, p):  # pragma: no cover - compiled
 
 
 @helper
-def entry(z, s, p, sq):  # pragma: no cover - compiled
+def entry(z: int, s: State, p: int, sq: int) -> int:  # pragma: no cover - compiled
     """King moves from sq to the nearest target square that p does not hold yet (free, or
     held by the opponent, who has to leave it to win: counting it keeps the opponent's
     moves out of p's score, so nobody gains by staying at home)."""
@@ -111,7 +113,7 @@ def entry(z, s, p, sq):  # pragma: no cover - compiled
 
 
 @helper
-def distances(z, s, p, corner_weight, entry_weight):  # pragma: no cover - compiled
+def distances(z: int, s: State, p: int, corner_weight: float, entry_weight: float) -> float:  # pragma: no cover
     """Sum over p's pieces of corner_weight * (distance to the far corner) + entry_weight *
     (king moves to the nearest target square p does not hold yet, for pieces outside the camp)."""
     total = 0.0
@@ -128,7 +130,7 @@ def distances(z, s, p, corner_weight, entry_weight):  # pragma: no cover - compi
 
 
 @helper
-def cost(z, s, p, sq):  # pragma: no cover - compiled
+def cost(z: int, s: State, p: int, sq: int) -> float:  # pragma: no cover - compiled
     """One piece's share of ``distance``."""
     c = DIST[z, p, sq]
     if IN_TARGET[z, p, sq] == 0:
@@ -137,7 +139,7 @@ def cost(z, s, p, sq):  # pragma: no cover - compiled
 
 
 @kernel(GAIN)
-def best_gain(z, s, p):  # pragma: no cover - compiled
+def best_gain(z: int, s: State, p: int) -> float:  # pragma: no cover - compiled
     """What p's best next move gains in ``distance``: for each piece, its destination
     nearest the far corner, scored with the full cost (0 when nothing gains).
 
@@ -188,7 +190,7 @@ def best_gain(z, s, p):  # pragma: no cover - compiled
 
 
 @helper
-def forward_jumps(z, s, p):  # pragma: no cover - compiled
+def forward_jumps(z: int, s: State, p: int) -> int:  # pragma: no cover - compiled
     """Single jumps of p's pieces that move them towards the target."""
     o0, o1, o2, o3 = s[0] | s[4], s[1] | s[5], s[2] | s[6], s[3] | s[7]
     sign = 1 if p == 0 else -1  # forward: right, down, down-right for player 0
@@ -209,7 +211,7 @@ def forward_jumps(z, s, p):  # pragma: no cover - compiled
 
 # ---- the heuristics -------------------------------------------------------------------------
 @kernel(HEURISTIC)
-def corner(params, s, player):  # pragma: no cover - compiled
+def corner(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """The study's plain distance: sum of distances to the target camp's far corner,
     opponent's minus own. Alpha-beta at depth 2 with it stalls near the camp (see distance)."""
     z = params[P_Z]
@@ -217,7 +219,7 @@ def corner(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def distance(params, s, player):  # pragma: no cover - compiled
+def distance(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Sum of distances to the target camp's far corner, opponent's minus own, made to
     finish games at depth 2 by two terms (each fixes a way the plain sum stalls):
 
@@ -241,7 +243,7 @@ def distance(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def distance_free(params, s, player):  # pragma: no cover - compiled
+def distance_free(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """King moves of each piece outside the camp to the nearest free target square (free
     for the player: empty or still held by the opponent), plus a tenth of the far-corner
     distance so that pieces in the camp move deeper; opponent's minus own."""
@@ -250,14 +252,14 @@ def distance_free(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def centre(params, s, player):  # pragma: no cover - compiled
+def centre(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Opening: rush the centre; the pieces' distance to the board's centre, opponent's minus own."""
     z = params[P_Z]
     return table_sum(CENTRE_C, z, s, 1 - player) - table_sum(CENTRE_C, z, s, player)
 
 
 @kernel(HEURISTIC)
-def diagonal(params, s, player):  # pragma: no cover - compiled
+def diagonal(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Middle game: progress along the main diagonal, capped where the target camp starts,
     minus a penalty of 0.1 * (row - col)**2 for straying from the diagonal; own minus opponent's."""
     z = params[P_Z]
@@ -265,7 +267,7 @@ def diagonal(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def careful(params, s, player):  # pragma: no cover - compiled
+def careful(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Careful placement: distance, plus own forward jump chances, minus the opponent's."""
     z = params[P_Z]
     dist = table_sum(DIST_C, z, s, 1 - player) - table_sum(DIST_C, z, s, player)
@@ -273,7 +275,7 @@ def careful(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def fill(params, s, player):  # pragma: no cover - compiled
+def fill(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Endgame: fill the target camp from its far corner outwards (weight 0 at the corner,
     growing outwards; squares outside the camp weigh more than any inside); opponent's minus own."""
     z = params[P_Z]
@@ -281,7 +283,7 @@ def fill(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def fill_alternate(params, s, player):  # pragma: no cover - compiled
+def fill_alternate(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Endgame: fill every second row of the camp first (rows 0, 2, 4 from the far edge,
     then 1, 3) so that late pieces can jump into the gaps; opponent's minus own."""
     z = params[P_Z]
@@ -290,7 +292,7 @@ def fill_alternate(params, s, player):  # pragma: no cover - compiled
 
 # ---- move ordering --------------------------------------------------------------------------
 @kernel(ORDER)
-def forward_first(params, s, moves, n, scores):  # pragma: no cover - compiled
+def forward_first(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover
     """Forward progress first: how much nearer the far corner of its target the piece ends."""
     z = params[P_Z]
     nn = params[P_SIZE] * params[P_SIZE]

@@ -16,7 +16,8 @@ from zerosum.games.halma.tables import (
     ZOBRIST,
 )
 from zerosum.games.kit import (
-    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, helper, kernel, lowest_bit,
+    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    helper, kernel, lowest_bit,
 )
 
 P_Z, P_SIZE, P_MAX_TURNS = 0, 1, 2
@@ -27,13 +28,13 @@ PASS = 0
 
 # ---- bit helpers ----------------------------------------------------------------------------
 @helper
-def srl(x, s):  # pragma: no cover - compiled
+def srl(x: int, s: int) -> int:  # pragma: no cover - compiled
     """Logical right shift of an int64."""
     return (x >> s) & LOW[s]
 
 
 @helper
-def shift(x, di, dj):  # pragma: no cover - compiled
+def shift(x: int, di: int, dj: int) -> int:  # pragma: no cover - compiled
     """Move every bit of an 8x8 class board by (di, dj); bits leaving the board vanish."""
     s = 8 * di + dj
     if s > 0:
@@ -48,7 +49,7 @@ def shift(x, di, dj):  # pragma: no cover - compiled
 
 
 @helper
-def pick(a, b, c, d, k):  # pragma: no cover - compiled
+def pick(a: int, b: int, c: int, d: int, k: int) -> int:  # pragma: no cover - compiled
     """The k-th of four values (a class's bitboard among four)."""
     if k == 0:
         return a
@@ -60,13 +61,13 @@ def pick(a, b, c, d, k):  # pragma: no cover - compiled
 
 
 @helper
-def over(o0, o1, o2, o3, k, d):  # pragma: no cover - compiled
+def over(o0: int, o1: int, o2: int, o3: int, k: int, d: int) -> int:  # pragma: no cover - compiled
     """Bits of class k from which a jump in direction d has a piece to jump over."""
     return shift(pick(o0, o1, o2, o3, OVER[k, d, 0]), OVER[k, d, 1], OVER[k, d, 2])
 
 
 @helper
-def over_masks(o0, o1, o2, o3, k):  # pragma: no cover - compiled
+def over_masks(o0: int, o1: int, o2: int, o3: int, k: int) -> tuple[int, ...]:  # pragma: no cover - compiled
     """The 8 ``over`` masks of class k, one per direction."""
     return (over(o0, o1, o2, o3, k, 0), over(o0, o1, o2, o3, k, 1), over(o0, o1, o2, o3, k, 2),
             over(o0, o1, o2, o3, k, 3), over(o0, o1, o2, o3, k, 4), over(o0, o1, o2, o3, k, 5),
@@ -74,7 +75,7 @@ def over_masks(o0, o1, o2, o3, k):  # pragma: no cover - compiled
 
 
 @helper
-def jump_step(f, m):  # pragma: no cover - compiled
+def jump_step(f: int, m: tuple[int, ...]) -> int:  # pragma: no cover - compiled
     """Every square one jump away from the squares f (same class), given the over masks m."""
     return ((srl(f & m[0], 9) & NOT_J7) | srl(f & m[1], 8) | (srl(f & m[2], 7) & NOT_J0)
             | (srl(f & m[3], 1) & NOT_J7) | (((f & m[4]) << 1) & NOT_J0)
@@ -82,7 +83,7 @@ def jump_step(f, m):  # pragma: no cover - compiled
 
 
 @helper
-def jumps(bit, empty, m):  # pragma: no cover - compiled
+def jumps(bit: int, empty: int, m: tuple[int, ...]) -> np.int64:  # pragma: no cover - compiled
     """Destinations of every jump chain from ``bit`` (flood fill over the empty squares)."""
     frontier = np.int64(1) << bit
     seen = frontier
@@ -96,12 +97,12 @@ def jumps(bit, empty, m):  # pragma: no cover - compiled
 
 # ---- the rules kernels ----------------------------------------------------------------------
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[TURN] & 1
 
 
 @helper
-def has_won(params, s, p):  # pragma: no cover - compiled
+def has_won(params: Params, s: State, p: int) -> bool:  # pragma: no cover - compiled
     """Every target square of p occupied, at least one by p's own pieces."""
     z = params[P_Z]
     own = np.int64(0)
@@ -114,7 +115,7 @@ def has_won(params, s, p):  # pragma: no cover - compiled
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     last = 1 - (s[TURN] & 1)  # the player who just moved is checked first
     if has_won(params, s, last):
         return P0_WINS if last == 0 else P1_WINS
@@ -126,7 +127,7 @@ def status(params, s):  # pragma: no cover - compiled
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     if status(params, s) != ONGOING:
         return 0
     z, size = params[P_Z], params[P_SIZE]
@@ -188,7 +189,7 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     for i in range(STATE_SIZE):
         child[i] = s[i]
     child[TURN] = s[TURN] + 1
@@ -204,12 +205,12 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[HASH] ^ (s[TURN] * TURN_KEY)
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     z, size = params[P_Z], params[P_SIZE]
     nn = size * size
     mover = 1 if (s[TURN] & 1) == player_ else 0

@@ -19,7 +19,7 @@ from zerosum.games.halma.heuristics import (
 )
 from zerosum.games.halma.rules import P_Z
 from zerosum.games.halma.tables import HALF, HOME
-from zerosum.games.kit import HEURISTIC, Heuristic, helper, kernel
+from zerosum.games.kit import HEURISTIC, Heuristic, Params, State, helper, kernel
 
 SWITCH = types.int64(*HEURISTIC.args)
 """Signature of a strategy's switch check: (params, state, player) -> 1 to switch, else 0."""
@@ -28,7 +28,7 @@ PHASE_BONUS = 1000.0
 
 
 @kernel(SWITCH)
-def left_home(params, s, player):  # pragma: no cover - compiled
+def left_home(params: Params, s: State, player: int) -> int:  # pragma: no cover - compiled
     """Switch check of the opening: no own piece is left in the home camp."""
     z = params[P_Z]
     for k in range(4):
@@ -38,7 +38,7 @@ def left_home(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(SWITCH)
-def past_midline(params, s, player):  # pragma: no cover - compiled
+def past_midline(params: Params, s: State, player: int) -> int:  # pragma: no cover - compiled
     """Switch check of the middle game: every own piece is past the board's midline."""
     z = params[P_Z]
     for k in range(4):
@@ -48,13 +48,13 @@ def past_midline(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(SWITCH)
-def never(params, s, player):  # pragma: no cover - compiled
+def never(params: Params, s: State, player: int) -> int:  # pragma: no cover - compiled
     """Switch check of the last phase: it never ends."""
     return 0
 
 
 @helper
-def phase(params, s, player):  # pragma: no cover - compiled
+def phase(params: Params, s: State, player: int) -> int:  # pragma: no cover - compiled
     """0, 1 or 2: the phase ``player`` has reached (opening, middle game, endgame)."""
     if past_midline(params, s, player):
         return 2
@@ -64,7 +64,7 @@ def phase(params, s, player):  # pragma: no cover - compiled
 
 
 @helper
-def phase_score(z, s, p, ph):  # pragma: no cover - compiled
+def phase_score(z: int, s: State, p: int, ph: int) -> float:  # pragma: no cover - compiled
     """p's own score under its phase's strategy (higher is better), plus the phase bonus."""
     if ph == 0:
         own = -table_sum(CENTRE_C, z, s, p)
@@ -76,7 +76,7 @@ def phase_score(z, s, p, ph):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def phased(params, s, player):  # pragma: no cover - compiled
+def phased(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """The study's three phases: ``centre`` until no own piece is left at home, then
     ``diagonal`` until every own piece is past the midline, then ``fill``.
 

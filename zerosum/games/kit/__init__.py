@@ -3,8 +3,9 @@
 ``zerosum.games.kit`` gathers what a game author uses:
 
 * :mod:`~zerosum.games.kit.kernels`: the fixed kernel signatures (LEGAL, APPLY, STATUS,
-  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL; HEURISTIC), the status codes and the
-  :class:`Kernels` record, checked when it is built;
+  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL; HEURISTIC), the status codes, the
+  :class:`Kernels` record, checked when it is built, and the types kernels are annotated
+  with (``Params``, ``State``, ``I64Array``, ``F64Array``, ``I8Array``);
 * :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,
   ``lowest_bit``, ``i64``;
 * :mod:`~zerosum.games.kit.variants`: the declarative :class:`Variant` schema;
@@ -19,19 +20,19 @@ docs/new-game.md walks through a complete game built with it.
 from zerosum.games.kit.errors import (
     GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
 )
-from zerosum.games.kit.game import Game, GameSpec, Layout, State, check_action
+from zerosum.games.kit.game import Game, GameSpec, Layout, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
 from zerosum.games.kit.kernels import (
     APPLY, DRAW, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
-    Action, Kernels, Outcome, Player,
+    Action, F64Array, I8Array, I64Array, Kernels, Outcome, Params, Player, State,
 )
 from zerosum.games.kit.toolkit import helper, i64, i64_array, kernel, lowest_bit, popcount
 from zerosum.games.kit.variants import Variant, check_variant
 
 __all__ = [
     "APPLY", "DRAW", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING", "ORDER",
-    "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "Game", "GameOverError", "GameSpec", "Heuristic",
-    "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Player", "PositionError", "State",
-    "Variant", "VariantError", "ZerosumError", "check_action", "check_variant", "helper", "i64", "i64_array",
-    "kernel", "lowest_bit", "popcount",
+    "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "F64Array", "Game", "GameOverError", "GameSpec",
+    "Heuristic", "I8Array", "I64Array", "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Params",
+    "Player", "PositionError", "State", "Variant", "VariantError", "ZerosumError", "check_action", "check_variant",
+    "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount",
 ]

@@ -6,31 +6,35 @@ unboxing of array arguments. Every pointer takes the sizes of its arrays, so one
 serves every variant of the game. Also ``random_playouts``, rules-only batch playouts.
 """
 
+from __future__ import annotations
+
 import numpy as np
-from numba import carray, cfunc, njit
+from numba import cfunc, njit
+from numba.np.numpy_support import carray
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
-from zerosum.games.kit.hot_signatures import NATIVE_APPLY, NATIVE_CHECKED, NATIVE_LEGAL, NATIVE_STATUS
-from zerosum.games.kit.kernels import ONGOING
+from zerosum.games.kit.hot_signatures import NATIVE_APPLY, NATIVE_CHECKED, NATIVE_LEGAL, NATIVE_STATUS, Ptr
+from zerosum.games.kit.kernels import ONGOING, I64Array, Params, State
 
 legal, apply, status, player, is_legal = _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.is_legal
 HAS_IS_LEGAL = is_legal is not None
 
 
 @cfunc(NATIVE_LEGAL, cache=True)
-def native_legal(sp, outp, pp, ns, nout, npar):  # pragma: no cover - compiled
+def native_legal(sp: Ptr, outp: Ptr, pp: Ptr, ns: int, nout: int, npar: int) -> int:  # pragma: no cover - compiled
     return legal(carray(pp, npar), carray(sp, ns), carray(outp, nout))
 
 
 @cfunc(NATIVE_APPLY, cache=True)
-def native_apply(sp, action, cp, pp, ns, npar):  # pragma: no cover - compiled
+def native_apply(sp: Ptr, action: int, cp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
     apply(carray(pp, npar), carray(sp, ns), action, carray(cp, ns))
     return 1
 
 
 if HAS_IS_LEGAL:
     @cfunc(NATIVE_CHECKED, cache=True)
-    def native_checked(sp, action, cp, pp, mp, ns, npar, nm):  # pragma: no cover - compiled
+    def native_checked(sp: Ptr, action: int, cp: Ptr, pp: Ptr, mp: Ptr,  # pragma: no cover - compiled
+                       ns: int, npar: int, nm: int) -> int:
         params = carray(pp, npar)
         s = carray(sp, ns)
         if not is_legal(params, s, action):
@@ -39,7 +43,8 @@ if HAS_IS_LEGAL:
         return 1
 else:
     @cfunc(NATIVE_CHECKED, cache=True)
-    def native_checked(sp, action, cp, pp, mp, ns, npar, nm):  # pragma: no cover - compiled
+    def native_checked(sp: Ptr, action: int, cp: Ptr, pp: Ptr, mp: Ptr,  # pragma: no cover - compiled
+                       ns: int, npar: int, nm: int) -> int:
         params = carray(pp, npar)
         s = carray(sp, ns)
         n = legal(params, s, carray(mp, nm))
@@ -51,17 +56,18 @@ else:
 
 
 @cfunc(NATIVE_STATUS, cache=True)
-def native_status(sp, pp, ns, npar):  # pragma: no cover - compiled
+def native_status(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
     return status(carray(pp, npar), carray(sp, ns))
 
 
 @cfunc(NATIVE_STATUS, cache=True)
-def native_player(sp, pp, ns, npar):  # pragma: no cover - compiled
+def native_player(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
     return player(carray(pp, npar), carray(sp, ns))
 
 
 @njit(cache=True, nogil=True)
-def random_playouts(params, root, games, seed, max_moves, results):  # pragma: no cover - compiled
+def random_playouts(params: Params, root: State, games: int, seed: int, max_moves: int,  # pragma: no cover - compiled
+                    results: I64Array) -> int:
     """Play ``games`` uniformly random games from root; results[status] counts outcomes.
 
     Returns the number of moves played.

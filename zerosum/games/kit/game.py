@@ -41,11 +41,10 @@ import numpy as np
 
 from zerosum.games.kit.errors import GameOverError, IllegalActionError, KernelError, PositionError
 from zerosum.games.kit.heuristics import ZERO, Heuristic
-from zerosum.games.kit.hot import compiled_rules, entry_point, hot_calls
-from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player
+from zerosum.games.kit.hot import HotCalls, compiled_rules, entry_point, hot_calls
+from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player, State
 from zerosum.games.kit.variants import Variant, resolve
 
-State = np.ndarray  # 1-D int64, treated as immutable by every public function
 _INT64 = np.dtype(np.int64)
 _ONE_D = (8,)
 
@@ -115,6 +114,15 @@ class Game:
     max_game_length: int
     observation_shape: tuple[int, ...]
     state_size: int
+    _calls: HotCalls
+    _legal: Any  # the kernels' machine-code entry points (hot.entry_point): numba's, untyped
+    _apply: Any
+    _status: Any
+    _player: Any
+    _observe: Any
+    _key: Any
+    _obs_size: int
+    _hash: int
 
     # ---- declaration ------------------------------------------------------------------
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -183,7 +191,7 @@ class Game:
         return isinstance(other, Game) and type(other) is type(self) and other.spec.variant == self.spec.variant
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[no-any-return]
+        return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _rebuild, (type(self), dict(self.variant))
@@ -213,7 +221,7 @@ class Game:
             plain = self._plain(state)
             out = np.empty(self.max_moves, np.int64)
             out = out[: self._legal(self.params, plain, out)]
-        return out  # type: ignore[no-any-return]
+        return out
 
     def legal_mask(self, state: State) -> np.ndarray:
         """An int8 vector of length num_actions with 1 at every legal action."""
@@ -225,7 +233,7 @@ class Game:
         """The position after ``action``; raises IllegalActionError for an illegal one."""
         child = self._calls.apply(state, action)
         if child is not None:
-            return child  # type: ignore[no-any-return]
+            return child
         a = check_action(action, self.num_actions)
         plain = self._plain(state)
         legal = self.legal_actions(plain)
@@ -246,7 +254,7 @@ class Game:
             plain = self._plain(state)
             child = np.empty(self.state_size, np.int64)
             self._apply(self.params, plain, a, child)
-        return child  # type: ignore[no-any-return]
+        return child
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over."""

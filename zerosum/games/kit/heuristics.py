@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zerosum.games.kit.kernels import HEURISTIC, has_signature
+from zerosum.games.kit.kernels import HEURISTIC, Params, State, has_signature
 from zerosum.games.kit.toolkit import kernel
 
 HEURISTIC_LIMIT = 10_000.0
@@ -36,7 +36,7 @@ class Heuristic:
 
 
 @kernel(HEURISTIC)
-def zero(params, state, player):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def zero(params: Params, state: State, player: int) -> float:  # pragma: no cover - compiled
     """Every unfinished position is worth 0: search then sees only wins, losses and draws."""
     return 0.0
 

@@ -22,13 +22,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from zerosum.games.kit.kernels import Kernels, contains
+from zerosum.games.kit.kernels import I64Array, Kernels, Params, contains
 from zerosum.games.kit.specialize import specialize
 
+_native: ModuleType | None
 try:
     from zerosum.games import _native
 except ImportError:  # pragma: no cover - installed without a C compiler
@@ -61,10 +62,22 @@ def entry_point(dispatcher: Any) -> Any:
         return dispatcher
 
 
+class HotCalls(Protocol):
+    """What ``hot_calls`` returns: ``_native.Calls`` or :class:`EntryPointCalls`. Each call
+    answers for a contiguous 1-D int64 state of the game's length, else None."""
+
+    def legal(self, state: Any) -> I64Array | None: ...
+    def apply(self, state: Any, action: Any) -> I64Array | None: ...
+    def apply_unchecked(self, state: Any, action: Any) -> I64Array | None: ...
+    def status(self, state: Any) -> int | None: ...
+    def terminal(self, state: Any) -> bool | None: ...
+    def player(self, state: Any) -> int | None: ...
+
+
 class EntryPointCalls:
     """The interface of ``_native.Calls`` over the kernels' numba entry points."""
 
-    def __init__(self, kernels: Kernels, params: np.ndarray, state_size: int, max_moves: int,
+    def __init__(self, kernels: Kernels, params: Params, state_size: int, max_moves: int,
                  num_actions: int) -> None:
         self._legal, self._apply = entry_point(kernels.legal), entry_point(kernels.apply)
         self._status, self._player = entry_point(kernels.status), entry_point(kernels.player)
@@ -79,14 +92,14 @@ class EntryPointCalls:
         except (AttributeError, IndexError):
             return False
 
-    def legal(self, state: Any) -> np.ndarray | None:
+    def legal(self, state: Any) -> I64Array | None:
         """The legal actions as a new array, or None."""
         if not self._plain(state):
             return None
         out = _empty(self._max_moves, _INT64)
         return out[: self._legal(self._params, state, out)]
 
-    def _call(self, checked: bool, state: Any, action: Any) -> np.ndarray | None:
+    def _call(self, checked: bool, state: Any, action: Any) -> I64Array | None:
         cls = action.__class__
         if (cls is not int and cls is not _NP_INT64) or not 0 <= action < self._num_actions or not self._plain(state):
             return None
@@ -100,11 +113,11 @@ class EntryPointCalls:
         self._apply(self._params, state, action, child)
         return child
 
-    def apply(self, state: Any, action: Any) -> np.ndarray | None:
+    def apply(self, state: Any, action: Any) -> I64Array | None:
         """The successor as a new array, or None (for an illegal action too)."""
         return self._call(True, state, action)
 
-    def apply_unchecked(self, state: Any, action: Any) -> np.ndarray | None:
+    def apply_unchecked(self, state: Any, action: Any) -> I64Array | None:
         """The successor as a new array, or None; the action's legality is not checked."""
         return self._call(False, state, action)
 
@@ -121,11 +134,12 @@ class EntryPointCalls:
         return int(self._player(self._params, state)) if self._plain(state) else None
 
 
-def hot_calls(kernels: Kernels, params: np.ndarray, state_size: int, max_moves: int, num_actions: int) -> Any:
+def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int, num_actions: int) -> HotCalls:
     """One game's hot calls: through the C module when it is available, else entry points."""
-    if native_available():
+    if _native is not None and native_available():
         m = compiled_rules(kernels)
-        return _native.Calls(m.native_legal.address, m.native_apply.address, m.native_checked.address,
-                             m.native_status.address, m.native_player.address, params, state_size, max_moves,
-                             num_actions)
+        calls: HotCalls = _native.Calls(
+            m.native_legal.address, m.native_apply.address, m.native_checked.address, m.native_status.address,
+            m.native_player.address, params, state_size, max_moves, num_actions)
+        return calls
     return EntryPointCalls(kernels, params, state_size, max_moves, num_actions)

@@ -28,6 +28,8 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from numba import njit, types
 
 from zerosum.games.kit.errors import KernelError
@@ -35,6 +37,14 @@ from zerosum.games.kit.toolkit import kernel
 
 Action = int
 Player = int
+I64Array = npt.NDArray[np.int64]
+"""An int64 vector: a move list, a table; what the kernels' int64[::1] arguments are."""
+F64Array = npt.NDArray[np.float64]
+I8Array = npt.NDArray[np.int8]
+Params = I64Array
+"""A game's params vector (read-only): the rule variant in force, as the kernels read it."""
+State = I64Array
+"""A position: a 1-D int64 vector, treated as immutable by every public function."""
 
 _PARAMS = types.Array(types.int64, 1, "C", readonly=True)  # kernels only read the variant
 _STATE = types.int64[::1]
@@ -72,7 +82,7 @@ class Outcome(enum.IntEnum):
 
 
 @kernel(ORDER)
-def no_order_hint(params, state, moves, n, scores):  # type: ignore[no-untyped-def]  # pragma: no cover
+def no_order_hint(params: Params, state: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover
     """The ordering hint of a game that has none: every move scores 0."""
     for i in range(n):
         scores[i] = 0.0
@@ -138,7 +148,7 @@ SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER
 
 
 @njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)
-def contains(moves, n, action):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def contains(moves: I64Array, n: int, action: int) -> bool:  # pragma: no cover - compiled
     """True when ``action`` is among ``moves[:n]``."""
     for i in range(n):  # noqa: SIM110 - numba compiles no generator expressions
         if moves[i] == action:

@@ -21,7 +21,7 @@ import functools
 import hashlib
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from llvmlite import ir
@@ -32,7 +32,7 @@ from numba.core.caching import _CacheLocator
 from numba.extending import intrinsic, overload
 
 
-_CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
+_CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)  # renamed in 0.61
 _TRACKED: set[Any] = set()  # the code objects of the functions compiled by kernel and helper
 
 
@@ -53,16 +53,17 @@ class _ImportsLocator(_CacheLocator):
     folder, with a source stamp that also covers the modules the function's file imports."""
 
     def __init__(self, inner: _CacheLocator, module_name: str) -> None:
-        self._inner, self._module = inner, module_name
+        self._inner: Any = inner  # numba's locators are unannotated
+        self._module = module_name
 
     def ensure_cache_path(self) -> None:
         self._inner.ensure_cache_path()
 
     def get_cache_path(self) -> str:
-        return self._inner.get_cache_path()  # type: ignore[no-any-return]
+        return cast(str, self._inner.get_cache_path())
 
     def get_disambiguator(self) -> str:
-        return self._inner.get_disambiguator()  # type: ignore[no-any-return]
+        return cast(str, self._inner.get_disambiguator())
 
     def get_source_stamp(self) -> Any:
         return self._inner.get_source_stamp(), _imports_digest(self._module)
@@ -125,7 +126,8 @@ def _bit_intrinsic(name: str, extra_flag: bool) -> Any:
             v = context.cast(builder, args[0], signature.args[0], types.int64)
             i64t = ir.IntType(64)
             params = [i64t, ir.IntType(1)] if extra_flag else [i64t]
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64t, params), name)
+            fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]  # numba's, unannotated
+                builder.module, ir.FunctionType(i64t, params), name)
             call_args = [v, ir.Constant(ir.IntType(1), 1)] if extra_flag else [v]
             return builder.call(fn, call_args)
 
@@ -163,14 +165,14 @@ def lowest_bit(x: int) -> int:
 @overload(popcount, inline="always")
 def _popcount_compiled(x):  # type: ignore[no-untyped-def]  # numba compares it with the lambda's signature
     if isinstance(x, types.Integer):
-        return lambda x: _ctpop(x)
+        return lambda x: _ctpop(x)  # type: ignore[call-arg]  # numba passes typingctx to an intrinsic
     return None
 
 
 @overload(lowest_bit, inline="always")
 def _lowest_bit_compiled(x):  # type: ignore[no-untyped-def]
     if isinstance(x, types.Integer):
-        return lambda x: _cttz(x)
+        return lambda x: _cttz(x)  # type: ignore[call-arg]  # numba passes typingctx to an intrinsic
     return None
 
 

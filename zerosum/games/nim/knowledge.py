@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, kernel
+from zerosum.games.kit import HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, kernel
 from zerosum.games.nim.rules import P_MAX_TAKE, P_MISERE, P_PILES
 
 
 @kernel(HEURISTIC)
-def nim_sum(params, s, player):  # pragma: no cover - compiled
+def nim_sum(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Exact value from the nim-sum: +1 if the side to move (from player's view) wins, else -1."""
     x = 0
     big = 0
@@ -28,7 +28,7 @@ def nim_sum(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(ORDER)
-def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Moves that reach nim-sum 0 first (the normal-play rule; a hint only)."""
     m = params[P_MAX_TAKE]
     x = 0

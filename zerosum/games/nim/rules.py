@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
-from zerosum.games.kit import APPLY, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, kernel
+from zerosum.games.kit import (
+    APPLY, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    kernel,
+)
 
 P_MISERE, P_PILES, P_MAX_TAKE = 0, 1, 2
 
 
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[0]
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     for i in range(params[P_PILES]):
         if s[1 + i] > 0:
             return ONGOING
@@ -25,7 +28,7 @@ def status(params, s):  # pragma: no cover - compiled
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     m = params[P_MAX_TAKE]
     n = 0
     for i in range(params[P_PILES]):
@@ -36,13 +39,13 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(IS_LEGAL)
-def is_legal(params, s, a):  # pragma: no cover - compiled
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
     m = params[P_MAX_TAKE]
     return 0 <= a < params[P_PILES] * m and a % m < s[1 + a // m]
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     m = params[P_MAX_TAKE]
     for i in range(s.shape[0]):
         child[i] = s[i]
@@ -51,7 +54,7 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     h = s[0]
     for i in range(params[P_PILES]):
         h = h * 1000003 + s[1 + i]
@@ -59,7 +62,7 @@ def key(params, s):  # pragma: no cover - compiled
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     m = params[P_MAX_TAKE]
     mover = 1 if s[0] == player_ else 0
     for i in range(params[P_PILES]):

@@ -6,7 +6,7 @@ is antisymmetric (h(s, 0) == -h(s, 1) for every position).
 
 from __future__ import annotations
 
-from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, helper, kernel, popcount
+from zerosum.games.kit import HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount
 from zerosum.games.nine_mens_morris.rules import closes_mill, men
 from zerosum.games.nine_mens_morris.tables import (
     ADJ, FULL, MILLS, MILLS_OF, MOVE_BASE, NUM_POINTS, S_MEN, S_REMOVAL, S_TO_MOVE,
@@ -14,7 +14,7 @@ from zerosum.games.nine_mens_morris.tables import (
 
 
 @helper
-def _material(params, s, player):  # pragma: no cover - compiled
+def _material(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Men difference; a removal due counts as the opponent's man already gone."""
     v = float(men(params, s, player) - men(params, s, 1 - player))
     if s[S_REMOVAL] != 0:
@@ -23,7 +23,7 @@ def _material(params, s, player):  # pragma: no cover - compiled
 
 
 @helper
-def _mills_of(board, other):  # pragma: no cover - compiled
+def _mills_of(board: int, other: int) -> int:  # pragma: no cover - compiled
     """Closed mills of board."""
     n = 0
     for m in MILLS:
@@ -33,7 +33,7 @@ def _mills_of(board, other):  # pragma: no cover - compiled
 
 
 @helper
-def _open_twos(board, other):  # pragma: no cover - compiled
+def _open_twos(board: int, other: int) -> int:  # pragma: no cover - compiled
     """Mill lines holding two of board's men and an empty third point."""
     n = 0
     for m in MILLS:
@@ -43,7 +43,7 @@ def _open_twos(board, other):  # pragma: no cover - compiled
 
 
 @helper
-def _mobility(board, other):  # pragma: no cover - compiled
+def _mobility(board: int, other: int) -> int:  # pragma: no cover - compiled
     """(man, adjacent empty point) pairs: the moves of the moving phase."""
     empty = FULL & ~(board | other)
     n = 0
@@ -54,13 +54,13 @@ def _mobility(board, other):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def men_count(params, s, player):  # pragma: no cover - compiled
+def men_count(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Men (on the board and in hand) minus the opponent's; a removal due counts as done."""
     return _material(params, s, player)
 
 
 @kernel(HEURISTIC)
-def men_mills(params, s, player):  # pragma: no cover - compiled
+def men_mills(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """10 per man of difference, plus 1 per closed mill of difference."""
     a = s[S_MEN + player]
     b = s[S_MEN + 1 - player]
@@ -68,7 +68,7 @@ def men_mills(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def men_mobility(params, s, player):  # pragma: no cover - compiled
+def men_mobility(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """10 per man of difference, plus 1 per adjacent move of difference."""
     a = s[S_MEN + player]
     b = s[S_MEN + 1 - player]
@@ -76,7 +76,7 @@ def men_mobility(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def threats(params, s, player):  # pragma: no cover - compiled
+def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """10 per man of difference, plus 3 per open two-in-a-row of difference."""
     a = s[S_MEN + player]
     b = s[S_MEN + 1 - player]
@@ -84,7 +84,7 @@ def threats(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(ORDER)
-def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Mill-closing moves 2, mill-blocking moves +1; removals: men in an open two first."""
     me = s[S_TO_MOVE]
     own = s[S_MEN + me]

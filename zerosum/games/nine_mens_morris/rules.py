@@ -9,8 +9,8 @@ two derived slots (status, number of legal actions) through :func:`settle`, so
 from __future__ import annotations
 
 from zerosum.games.kit import (
-    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, helper, i64, kernel,
-    lowest_bit, popcount,
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params,
+    State, helper, i64, kernel, lowest_bit, popcount,
 )
 from zerosum.games.nine_mens_morris.tables import (
     ADJ, FLYING, FULL, MILLS, MILLS_OF, MOVE_BASE, MOVING, NUM_ACTIONS, NUM_PLANES, NUM_POINTS, P_FLYING,
@@ -25,14 +25,14 @@ _GOLDEN = i64(0x9E3779B97F4A7C15)
 
 
 @helper
-def _mix(z):  # pragma: no cover - compiled
+def _mix(z: int) -> int:  # pragma: no cover - compiled
     z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1
     z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2
     return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
 
 @helper
-def phase(params, s, p):  # pragma: no cover - compiled
+def phase(params: Params, s: State, p: int) -> int:  # pragma: no cover - compiled
     """PLACING, MOVING or FLYING for player p."""
     if s[S_HAND + p] > 0:
         return PLACING
@@ -42,7 +42,7 @@ def phase(params, s, p):  # pragma: no cover - compiled
 
 
 @helper
-def closes_mill(board, q):  # pragma: no cover - compiled
+def closes_mill(board: int, q: int) -> int:  # pragma: no cover - compiled
     """1 when the man on q is in a mill of ``board``."""
     m0 = MILLS_OF[q, 0]
     m1 = MILLS_OF[q, 1]
@@ -50,7 +50,7 @@ def closes_mill(board, q):  # pragma: no cover - compiled
 
 
 @helper
-def in_mills(board):  # pragma: no cover - compiled
+def in_mills(board: int) -> int:  # pragma: no cover - compiled
     """Bitboard of the men of ``board`` that stand in a mill."""
     r = 0
     for m in MILLS:
@@ -60,7 +60,7 @@ def in_mills(board):  # pragma: no cover - compiled
 
 
 @helper
-def removable(params, s):  # pragma: no cover - compiled
+def removable(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """Bitboard of the opponent's men the player to move may remove."""
     opp = s[S_MEN + 1 - s[S_TO_MOVE]]
     if params[P_PROTECT] == 0:
@@ -70,7 +70,7 @@ def removable(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def destinations(p, ph, empty, went, left):  # pragma: no cover - compiled
+def destinations(p: int, ph: int, empty: int, went: int, left: int) -> int:  # pragma: no cover - compiled
     """Bitboard of the points the mover's man on p may move (or fly) to in phase ph;
     ``went`` and ``left`` are the mover's no-return record (read once by the caller)."""
     t = empty if ph == FLYING else ADJ[p] & empty
@@ -80,7 +80,7 @@ def destinations(p, ph, empty, went, left):  # pragma: no cover - compiled
 
 
 @helper
-def count_actions(params, s):  # pragma: no cover - compiled
+def count_actions(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """The number of legal actions of the player to move, ignoring whether the game is over."""
     me = s[S_TO_MOVE]
     own = s[S_MEN + me] & FULL
@@ -101,13 +101,13 @@ def count_actions(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def men(params, s, p):  # pragma: no cover - compiled
+def men(params: Params, s: State, p: int) -> int:  # pragma: no cover - compiled
     """Men of player p on the board and in hand."""
     return popcount(s[S_MEN + p]) + s[S_HAND + p]
 
 
 @helper
-def settle(params, s):  # pragma: no cover - compiled
+def settle(params: Params, s: State) -> None:  # pragma: no cover - compiled
     """Fill the derived slots of a position: the status and the number of legal actions."""
     # OpenSpiel's order: no legal move loses, then 2 men loses, then the turn cap draws.
     n = count_actions(params, s)
@@ -126,7 +126,7 @@ def settle(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def write_points(bits, base, out, n):  # pragma: no cover - compiled
+def write_points(bits: int, base: int, out: I64Array, n: int) -> int:  # pragma: no cover - compiled
     """Append base + i for every set bit i of ``bits``, ascending, never past the end of
     ``out``; the new count (which counts the actions that did not fit, too)."""
     cap = out.shape[0]
@@ -139,17 +139,17 @@ def write_points(bits, base, out, n):  # pragma: no cover - compiled
 
 
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[S_TO_MOVE]
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[S_STATUS]
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     if s[S_STATUS] != ONGOING:
         return 0
     me = s[S_TO_MOVE]
@@ -171,7 +171,7 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(IS_LEGAL)
-def is_legal(params, s, a):  # pragma: no cover - compiled
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
     """True when action a is one that ``legal`` lists (read from the same bitboards)."""
     if s[S_STATUS] != ONGOING or a < 0 or a >= NUM_ACTIONS:
         return False
@@ -193,7 +193,7 @@ def is_legal(params, s, a):  # pragma: no cover - compiled
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     for i in range(STATE_SIZE):
         child[i] = s[i]
     me = s[S_TO_MOVE]
@@ -228,7 +228,7 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     lo = (s[0] | (s[1] << 24) | (s[S_TO_MOVE] << 48) | (s[S_REMOVAL] << 49)
           | (s[S_HAND] << 50) | (s[S_HAND + 1] << 54))
     hi = (s[S_TURNS] | ((s[S_LEFT] + 1) << 20) | ((s[S_WENT] + 1) << 25)
@@ -237,7 +237,7 @@ def key(params, s):  # pragma: no cover - compiled
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     c = NUM_PLANES
     opp = 1 - player_
     mine = s[S_MEN + player_]

@@ -196,7 +196,7 @@ class Pentago(Game):
         outcome = Outcome(int(s[S_STATUS]))
         if outcome == Outcome.ONGOING:
             lines.append(f"{'XO'[int(s[S_TO_MOVE])]} to move  (q0 q1 / q3 q2)")
-        elif outcome == Outcome.DRAW:
+        elif outcome.winner is None:
             lines.append("draw")
         else:
             lines.append(f"{'XO'[outcome.winner]} wins")

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from zerosum.games.kit import HEURISTIC, HEURISTIC_LIMIT, ORDER, Heuristic, helper, kernel, popcount
+from zerosum.games.kit import (
+    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
+)
 from zerosum.games.pentago.tables import (
     A_PACK, A_START, CELL_WEIGHT, D_PACK, D_START, H_START, INNER_RING, PACKED_START,
     QUADRANT_CENTRES, QUADRANT_ORIGIN, ROTATED, RUN_STARTS, RUN_VALUE, S_TO_MOVE, V_PACK, V_START,
@@ -30,14 +32,14 @@ from zerosum.games.pentago.tables import (
 
 
 @helper
-def packed_cell(x, i):  # pragma: no cover - compiled
+def packed_cell(x: int, i: int) -> int:  # pragma: no cover - compiled
     """Bit i of every one of the 32 lines (the cell i steps from its start), packed."""
     return ((x >> i) & H_START) | (((x >> (6 * i)) & V_START) << V_PACK) \
         | (((x >> (7 * i)) & D_START) << D_PACK) | (((x >> (5 * i)) & A_START) << A_PACK)
 
 
 @helper
-def line_counts(me, op):  # pragma: no cover - compiled
+def line_counts(me: int, op: int) -> tuple[int, int, int, int]:  # pragma: no cover - compiled
     """Per line (packed starts): lines free of op, and me's stone count in 3 bit slices."""
     m0 = packed_cell(me, 0)
     m1 = packed_cell(me, 1)
@@ -56,7 +58,7 @@ def line_counts(me, op):  # pragma: no cover - compiled
 
 
 @helper
-def open_line_score(me, op):  # pragma: no cover - compiled
+def open_line_score(me: int, op: int) -> float:  # pragma: no cover - compiled
     """Sum over lines free of op of 1, 3, 9, 27, 81 for 1..5 of me's stones."""
     free, c0, c1, c2 = line_counts(me, op)
     n1 = popcount(free & c0 & ~c1 & ~c2)
@@ -68,7 +70,7 @@ def open_line_score(me, op):  # pragma: no cover - compiled
 
 
 @helper
-def longest_run(b):  # pragma: no cover - compiled
+def longest_run(b: int) -> int:  # pragma: no cover - compiled
     """Longest run of b's stones on a row, column, main or near-main diagonal (0..6)."""
     if b == 0:
         return 0
@@ -90,7 +92,7 @@ def longest_run(b):  # pragma: no cover - compiled
 
 
 @helper
-def spread(starts):  # pragma: no cover - compiled
+def spread(starts: int) -> int:  # pragma: no cover - compiled
     """The cells covered by the lines whose packed start bits are set."""
     h = starts & H_START
     v = (starts >> V_PACK) & V_START
@@ -103,7 +105,7 @@ def spread(starts):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def open_lines(params, s, player):  # pragma: no cover - compiled
+def open_lines(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Open-line potential: over lines still winnable, 1/3/9/27 for 1-4 own stones, own minus opponent's."""
     me = s[player]
     op = s[1 - player]
@@ -111,13 +113,13 @@ def open_lines(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def runs(params, s, player):  # pragma: no cover - compiled
+def runs(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """The Pentago study's run heuristic: longest run mapped 1,2,4,7,13,11; own minus opponent's."""
     return RUN_VALUE[longest_run(s[player])] - RUN_VALUE[longest_run(s[1 - player])]
 
 
 @kernel(HEURISTIC)
-def centre(params, s, player):  # pragma: no cover - compiled
+def centre(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Centre control: 3 per stone on a quadrant centre (they never move), 1 on the inner ring."""
     me = s[player]
     op = s[1 - player]
@@ -167,14 +169,14 @@ THREAT_WEIGHTS = np.array([1.0, 3.957, 9.638, 29.897, 8.686, 5.559, 2.189, 539.6
 
 
 @helper
-def quadrant_pattern(b, q):  # pragma: no cover - compiled
+def quadrant_pattern(b: int, q: int) -> int:  # pragma: no cover - compiled
     """The 9 bits of quadrant q of bitboard b, row by row."""
     x = b >> QUADRANT_ORIGIN[q]
     return (x & 7) | ((x >> 3) & 0x38) | ((x >> 6) & 0x1C0)
 
 
 @helper
-def add3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
+def add3(a0: int, a1: int, a2: int, b0: int, b1: int) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Per line, a + b, bit-sliced (a of 3 bits, b of 2; every sum here is at most 5)."""
     c = a0 & b0
     s1 = a1 ^ b1 ^ c
@@ -183,7 +185,7 @@ def add3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
 
 
 @helper
-def sub3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
+def sub3(a0: int, a1: int, a2: int, b0: int, b1: int) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Per line, a - b, bit-sliced, for b <= a (a of 3 bits, b of 2)."""
     w = ~a0 & b0
     d1 = a1 ^ b1 ^ w
@@ -192,7 +194,7 @@ def sub3(a0, a1, a2, b0, b1):  # pragma: no cover - compiled
 
 
 @helper
-def threat_features(params, s):  # pragma: no cover - compiled
+def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no cover - compiled
     """The features of ``threats`` from the side to move (X) against the other (Y).
 
     Line counts come per quadrant from QUAD_LO/QUAD_HI, so a turn of quadrant q is the
@@ -251,7 +253,7 @@ def threat_features(params, s):  # pragma: no cover - compiled
 
 
 @helper
-def threat_value(params, s, player, w):  # pragma: no cover - compiled
+def threat_value(params: Params, s: State, player: int, w: F64Array) -> float:  # pragma: no cover - compiled
     """The weighted sum of threat_features with weights w, from player's point of view."""
     f = threat_features(params, s)
     v = (w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4] + w[5] * f[5] + w[6] * f[6]
@@ -261,14 +263,14 @@ def threat_value(params, s, player, w):  # pragma: no cover - compiled
 
 
 @kernel(HEURISTIC)
-def threats(params, s, player):  # pragma: no cover - compiled
+def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Threat-based and turn-aware: open lines, fours one turn makes, lines no turn breaks,
     centres, and who wins on the move; weights THREAT_WEIGHTS (tuned by self-play)."""
     return threat_value(params, s, player, THREAT_WEIGHTS)
 
 
 @kernel(ORDER)
-def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Cells first by the lines through them: the mover's fours (a win), the opponent's
     fours (a block), the mover's threes, the opponent's threes; then quadrant centres,
     the inner ring, and cells on the mover's twos. The 8 turns of a cell tie (the

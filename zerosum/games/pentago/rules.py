@@ -11,7 +11,8 @@ per direction, over the whole board at once. ``apply`` stores the status in the 
 from __future__ import annotations
 
 from zerosum.games.kit import (
-    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, helper, kernel, lowest_bit,
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    helper, kernel, lowest_bit,
 )
 from zerosum.games.pentago.tables import (
     A_START, CELLS, D_START, FULL, H_START, NUM_ACTIONS, P_WIN_BEFORE_ROTATION, QUADRANT_KEEP, QUADRANT_ORIGIN, ROTATED,
@@ -20,7 +21,7 @@ from zerosum.games.pentago.tables import (
 
 
 @helper
-def has_five(b):  # pragma: no cover - compiled
+def has_five(b: int) -> bool:  # pragma: no cover - compiled
     """True when bitboard b holds five in a row anywhere (four shift-and chains)."""
     h = b & (b >> 1)
     h &= h >> 2
@@ -38,7 +39,7 @@ def has_five(b):  # pragma: no cover - compiled
 
 
 @helper
-def rotate(b, r):  # pragma: no cover - compiled
+def rotate(b: int, r: int) -> int:  # pragma: no cover - compiled
     """Bitboard b with quadrant r // 2 turned (r & 1: 1 clockwise, 0 anticlockwise)."""
     q = r >> 1
     x = b >> QUADRANT_ORIGIN[q]
@@ -47,19 +48,19 @@ def rotate(b, r):  # pragma: no cover - compiled
 
 
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """The player to move (stored in the state)."""
     return s[S_TO_MOVE]
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """The outcome code (stored in the state by ``apply``)."""
     return s[S_STATUS]
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     """Every empty cell with its 8 turns, ascending (the rule variant does not change them)."""
     if s[S_STATUS] != ONGOING:
         return 0
@@ -81,13 +82,13 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(IS_LEGAL)
-def is_legal(params, s, a):  # pragma: no cover - compiled
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
     """The game is on and the action's cell is empty (exactly what ``legal`` lists)."""
     return 0 <= a < NUM_ACTIONS and s[S_STATUS] == ONGOING and ((s[0] | s[1]) >> (a >> 3)) & 1 == 0
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     """Place, then (unless the placement wins at once under win_before_rotation) turn, then
     look for fives: both is a draw, one side wins for that side, a full board is a draw."""
     p = s[S_TO_MOVE]
@@ -119,7 +120,7 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """Exact: the board read as a base-3 number (the status and mover follow from it)."""
     b0 = s[0]
     b1 = s[1]
@@ -130,7 +131,7 @@ def key(params, s):  # pragma: no cover - compiled
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     """The observer's stones, the opponent's, and ones when the observer is to move."""
     me = s[player_]
     op = s[1 - player_]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zerosum.games.kit import HEURISTIC, ORDER, Heuristic, kernel, popcount
+from zerosum.games.kit import HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, kernel, popcount
 from zerosum.games.tictactoe.rules import LINES
 
 # Centre first, then corners, then edges: the classic static order.
@@ -12,7 +12,7 @@ _CELL_ORDER_SCORE = np.array([2.0, 1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 2.0])
 
 
 @kernel(HEURISTIC)
-def lines(params, s, player):  # pragma: no cover - compiled
+def lines(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
     """Open lines: for each line free of the opponent, 1, 3 or 9 for 1, 2 or 3 own marks."""
     me = s[player]
     opp = s[1 - player]
@@ -28,7 +28,7 @@ def lines(params, s, player):  # pragma: no cover - compiled
 
 
 @kernel(ORDER)
-def order(params, s, moves, n, scores):  # pragma: no cover - compiled
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     for i in range(n):
         scores[i] = _CELL_ORDER_SCORE[moves[i]]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.games.kit import (
-    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, kernel, popcount,
+    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    kernel, popcount,
 )
 
 LINES = np.array([0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010,
@@ -18,12 +19,12 @@ FULL = 0b111111111
 
 
 @kernel(PLAYER)
-def player(params, s):  # pragma: no cover - compiled
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return popcount(s[0] | s[1]) & 1
 
 
 @kernel(STATUS)
-def status(params, s):  # pragma: no cover - compiled
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     for m in LINES:
         if s[0] & m == m:
             return P0_WINS
@@ -35,7 +36,7 @@ def status(params, s):  # pragma: no cover - compiled
 
 
 @kernel(LEGAL)
-def legal(params, s, out):  # pragma: no cover - compiled
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     if status(params, s) != ONGOING:
         return 0
     occ = s[0] | s[1]
@@ -48,7 +49,7 @@ def legal(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(APPLY)
-def apply(params, s, a, child):  # pragma: no cover - compiled
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
     p = player(params, s)
     child[0] = s[0]
     child[1] = s[1]
@@ -56,12 +57,12 @@ def apply(params, s, a, child):  # pragma: no cover - compiled
 
 
 @kernel(KEY)
-def key(params, s):  # pragma: no cover - compiled
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
     return s[0] | (s[1] << 9)
 
 
 @kernel(OBSERVE)
-def observe(params, s, player_, out):  # pragma: no cover - compiled
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
     me = s[player_]
     opp = s[1 - player_]
     mover = 1 if player(params, s) == player_ else 0
