@@ -128,8 +128,8 @@ class EvaluationReport:
         """The policy's record over every game."""
         rec = Record()
         for r in self.results:
-            rec.wins, rec.draws, rec.losses = rec.wins + r.total.wins,
-            rec.draws + r.total.draws, rec.losses + r.total.losses
+            rec.wins, rec.draws, rec.losses = (rec.wins + r.total.wins, rec.draws + r.total.draws,
+                                               rec.losses + r.total.losses)
         return rec
 
     @property
