@@ -10,8 +10,11 @@ import numpy as np
 
 from zerosum.games.kit import Action, Game, State
 
+Rng = np.random.Generator | int | None
+"""What an agent's ``rng`` takes: a numpy Generator, a seed, or None (fresh entropy)."""
 
-def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
+
+def as_generator(rng: Rng) -> np.random.Generator:
     """A numpy Generator from a Generator, a seed, or None (fresh entropy)."""
     if isinstance(rng, np.random.Generator):
         return rng
@@ -26,7 +29,7 @@ class Agent(abc.ABC):
 
     name: str = "agent"
 
-    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
+    def __init__(self, rng: Rng = None) -> None:
         self.rng = as_generator(rng)
         self.last_stats: Any = None
 
@@ -37,11 +40,11 @@ class Agent(abc.ABC):
     def prepare(self, game: Game) -> None:  # noqa: B027 - an optional hook: most agents need nothing
         """Check that the agent can play ``game`` (and build what it needs) before a game starts."""
 
-    def seed(self, rng: np.random.Generator | int | None) -> None:
+    def seed(self, rng: Rng) -> None:
         """Replace the random generator (tournaments give each game its own)."""
         self.rng = as_generator(rng)
 
-    def spawn(self, rng: np.random.Generator | int | None) -> Agent:
+    def spawn(self, rng: Rng) -> Agent:
         """A fresh copy for one game: nothing kept from earlier games, its own generator.
 
         The default deep-copies the agent; agents with large read-only parts (a network)

@@ -91,7 +91,9 @@ def algo_of(model: Any) -> str:
 
 def jsonable_variant(variant: Any) -> dict[str, Any]:
     """A game's variant as plain JSON values (tuples become lists), for storing and comparing."""
-    return json.loads(json.dumps(dict(variant), default=lambda v: v.tolist() if hasattr(v, "tolist") else list(v)))
+    text = json.dumps(dict(variant), default=lambda v: v.tolist() if hasattr(v, "tolist") else list(v))
+    plain: dict[str, Any] = json.loads(text)
+    return plain
 
 
 # ---- reading ---------------------------------------------------------------------------

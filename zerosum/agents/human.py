@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from zerosum.agents.base import Agent
+from zerosum.agents.base import Agent, Rng
 from zerosum.games.kit import Action, Game, IllegalActionError, State
 
 Command = Callable[[str], bool]
@@ -47,7 +47,7 @@ class HumanAgent(Agent):
     name = "human"
 
     def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
-                 rng=None, *, prompt: str | Callable[[Game, State], str] = "your move> ",
+                 rng: Rng = None, *, prompt: str | Callable[[Game, State], str] = "your move> ",
                  commands: Mapping[str, Command] | None = None, help_text: str = "") -> None:
         super().__init__(rng)
         self.input_fn, self.output_fn = input_fn, output_fn

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.agents.base import Agent
+from zerosum.agents.base import Agent, Rng
 from zerosum.agents.checkpoints import (
     ALGOS, FORMAT, FORMAT_VERSION, Q_ALGOS, TRAIN_EXTRA, CheckpointError, MissingExtraError, algo_class,
     check_compatible, checkpoint_paths, jsonable_variant, load_checkpoint, read_metadata, require_train_extra,
@@ -67,7 +67,7 @@ class PolicyAgent(Agent):
     name = "policy"
 
     def __init__(self, policy: Any, *, algo: str, obs_format: str = "flat", deterministic: bool = True,
-                 masked: bool = True, rng=None, name: str | None = None) -> None:
+                 masked: bool = True, rng: Rng = None, name: str | None = None) -> None:
         super().__init__(rng)
         if obs_format not in OBS_FORMATS:
             raise ValueError(f"obs_format={obs_format!r} is not allowed: one of {OBS_FORMATS}")
@@ -76,7 +76,7 @@ class PolicyAgent(Agent):
         if name:
             self.name = name
 
-    def spawn(self, rng) -> PolicyAgent:
+    def spawn(self, rng: Rng) -> PolicyAgent:
         """A copy sharing the (read-only) network, with its own generator."""
         clone = copy.copy(self)
         clone.reset()
@@ -90,6 +90,7 @@ class PolicyAgent(Agent):
         player = game.current_player(state)
         mask = game.legal_mask(state)
         x = policy_input(game.observation(state, player), mask, self.obs_format)
+        t: dict[str, torch.Tensor] | torch.Tensor
         with torch.no_grad():
             if self.obs_format == "dict":
                 t = {k: torch.as_tensor(v[None]) for k, v in x.items()}
@@ -118,7 +119,7 @@ class LearnedAgent(PolicyAgent):
     """A trained checkpoint (``path`` to the .zip, its stem or its run directory) as an agent."""
 
     def __init__(self, path: str, deterministic: bool = True, masked: bool = True, device: str = "cpu",
-                 rng=None) -> None:
+                 rng: Rng = None) -> None:
         if not isinstance(path, (str, Path)) or not str(path):
             raise CheckpointError(f"a learned agent needs path=<checkpoint .zip>; got {path!r}")
         self.path = str(path)
@@ -143,7 +144,7 @@ class LearnedAgent(PolicyAgent):
 
 
 def learned_agent(path: str | None = None, deterministic: bool = True, masked: bool = True,
-                  device: str = "cpu", rng=None) -> LearnedAgent:
+                  device: str = "cpu", rng: Rng = None) -> LearnedAgent:
     """A trained checkpoint as an agent: ``ppo(path=runs/ttt/model.zip, deterministic=on)``."""
     if path is None:
         raise CheckpointError("a learned agent needs path=<checkpoint .zip>, e.g. ppo(path=runs/ttt/model.zip)")

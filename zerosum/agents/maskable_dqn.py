@@ -15,10 +15,11 @@ stable-baselines3); :data:`zerosum.agents.checkpoints.ALGORITHMS` names it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch as th
+from gymnasium import spaces
 from stable_baselines3 import DQN
 from stable_baselines3.dqn.policies import DQNPolicy, MultiInputPolicy, QNetwork
 
@@ -60,7 +61,7 @@ class MaskableDQN(DQN):
     policy_aliases = {"MlpPolicy": MaskedDQNPolicy, "MultiInputPolicy": MaskedMultiInputDQNPolicy}
 
     def _random_legal(self, observation: Any) -> np.ndarray:
-        mask = np.asarray(_mask_of(observation, int(self.action_space.n))) > 0.5
+        mask = np.asarray(_mask_of(observation, int(cast(spaces.Discrete, self.action_space).n))) > 0.5
         rng = self.action_space.np_random
         if mask.ndim == 1:
             return np.array(rng.choice(np.flatnonzero(mask)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -70,7 +70,7 @@ def model_agent(model: Any, game: Game, *, masked: bool | None = None, determini
     planes, n = int(np.prod(game.observation_shape)), game.num_actions
     if isinstance(space, spaces.Dict):
         obs_format = "dict"
-        shape = tuple(space["observation"].shape) if "observation" in space.spaces else None
+        shape = tuple(cast("tuple[int, ...]", space["observation"].shape)) if "observation" in space.spaces else None
         ok = shape == tuple(game.observation_shape)
     else:
         obs_format = "flat"

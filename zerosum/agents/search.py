@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
+
 import numpy as np
 
-from zerosum.agents.base import Agent
-from zerosum.games.kit import Action, Game, State
+from zerosum.agents.base import Agent, Rng
+from zerosum.games.kit import Action, Game, Heuristic, State
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, check_budget
 from zerosum.search.mcts import MCTS, check_options
 from zerosum.search.functions import resolve_heuristic
 from zerosum.search.minimax import minimax
 
+HeuristicArg = str | Heuristic | Callable[..., float] | None
+"""What a search agent's ``heuristic`` takes: a built-in's name, a Heuristic, a Python
+callable ``fn(params, state, player) -> float``, or None for the game's default."""
 
-class _PerGame(Agent):
+
+class _Searcher(Protocol):
+    game: Game
+
+
+_S = TypeVar("_S", bound=_Searcher)
+
+
+class _PerGame(Agent, Generic[_S]):
     """Keeps one searcher per game object (a TT belongs to one game and heuristic)."""
 
-    def __init__(self, rng=None) -> None:
+    def __init__(self, rng: Rng = None) -> None:
         super().__init__(rng)
-        self._searchers: dict[int, object] = {}
+        self._searchers: dict[int, _S] = {}
 
-    def _searcher(self, game: Game):
+    def _searcher(self, game: Game) -> _S:
         s = self._searchers.get(id(game))
         if s is None or s.game is not game:
             s = self._searchers[id(game)] = self._make(game)
@@ -29,7 +43,7 @@ class _PerGame(Agent):
         """Build the searcher now, so a bad heuristic or option fails before any game."""
         self._searcher(game)
 
-    def spawn(self, rng) -> Agent:
+    def spawn(self, rng: Rng) -> Agent:
         """A copy with empty searchers: no transposition table is copied or shared."""
         searchers, self._searchers = self._searchers, {}
         try:
@@ -37,14 +51,14 @@ class _PerGame(Agent):
         finally:
             self._searchers = searchers
 
-    def _make(self, game: Game):  # pragma: no cover - abstract
+    def _make(self, game: Game) -> _S:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
 class MinimaxAgent(Agent):
     """Full-width minimax to a fixed depth (the study's reference engine)."""
 
-    def __init__(self, depth: int = 2, heuristic=None, rng=None) -> None:
+    def __init__(self, depth: int = 2, heuristic: HeuristicArg = None, rng: Rng = None) -> None:
         super().__init__(rng)
         check_budget(depth=depth)
         self.depth, self.heuristic = depth, heuristic
@@ -55,15 +69,15 @@ class MinimaxAgent(Agent):
         resolve_heuristic(game, self.heuristic)
 
     def act(self, game: Game, state: State) -> Action:
-        self.last_stats = minimax(game, state, self.depth, self.heuristic)
-        return self.last_stats.action
+        result = self.last_stats = minimax(game, state, self.depth, self.heuristic)
+        return result.action
 
 
-class AlphaBetaAgent(_PerGame):
+class AlphaBetaAgent(_PerGame[AlphaBeta]):
     """Alpha-beta with the enhancements of AlphaBetaConfig; ties broken at random from its rng."""
 
-    def __init__(self, depth: int | None = None, heuristic=None, *, time: float | None = None,
-                 nodes: int | None = None, tie_break: bool = True, rng=None, **options) -> None:
+    def __init__(self, depth: int | None = None, heuristic: HeuristicArg = None, *, time: float | None = None,
+                 nodes: int | None = None, tie_break: bool = True, rng: Rng = None, **options: Any) -> None:
         super().__init__(rng)
         check_budget(depth=depth, time=time, nodes=nodes)
         if depth is None and time is None and nodes is None:
@@ -80,15 +94,16 @@ class AlphaBetaAgent(_PerGame):
 
     def act(self, game: Game, state: State) -> Action:
         seed = self.rng if self.tie_break else None
-        self.last_stats = self._searcher(game).search(state, self.depth, time=self.time, nodes=self.nodes, seed=seed)
-        return self.last_stats.action
+        result = self.last_stats = self._searcher(game).search(state, self.depth, time=self.time, nodes=self.nodes,
+                                                               seed=seed)
+        return result.action
 
 
-class MCTSAgent(_PerGame):
+class MCTSAgent(_PerGame[MCTS]):
     """UCT with random or heuristic-guided rollouts, budget by simulations or seconds."""
 
-    def __init__(self, sims: int | None = None, *, time: float | None = None, heuristic=None,
-                 rng=None, **options) -> None:
+    def __init__(self, sims: int | None = None, *, time: float | None = None, heuristic: HeuristicArg = None,
+                 rng: Rng = None, **options: Any) -> None:
         super().__init__(rng)
         check_budget(sims=sims, time=time)
         check_options(**options)
@@ -103,8 +118,8 @@ class MCTSAgent(_PerGame):
 
     def act(self, game: Game, state: State) -> Action:
         seed = int(self.rng.integers(1 << 31))
-        self.last_stats = self._searcher(game).search(state, self.sims, time=self.time, seed=seed)
-        return self.last_stats.action
+        result = self.last_stats = self._searcher(game).search(state, self.sims, time=self.time, seed=seed)
+        return result.action
 
 
 def nim_mover_wins(piles: np.ndarray, misere: bool) -> bool:

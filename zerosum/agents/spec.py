@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from zerosum.agents.base import Agent, RandomAgent
+from zerosum.agents.base import Agent, RandomAgent, Rng
 from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
 from zerosum.agents.noisy import NoisyAgent
@@ -69,7 +69,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise AgentSpecError(f"malformed agent spec {spec!r}: {exc}") from None
 
 
-def make_agent(spec: str | Agent, rng=None) -> Agent:
+def make_agent(spec: str | Agent, rng: Rng = None) -> Agent:
     """Build an agent from a spec string (an Agent passes through, reseeded if rng is given)."""
     if isinstance(spec, Agent):
         if rng is not None:
