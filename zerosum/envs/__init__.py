@@ -18,6 +18,7 @@ import pettingzoo
 
 from zerosum.envs.aec import AGENTS, EnvOrderError, ZerosumEnv
 from zerosum.games.registry import ENVS  # env name -> (module, game name): the kit's registry
+from zerosum.games.kit import Game
 
 
 def env_module(name: str) -> ModuleType:
@@ -28,11 +29,12 @@ def env_module(name: str) -> ModuleType:
         raise ValueError(f"unknown environment {name!r}; available: {sorted(ENVS)}") from None
 
 
-def make(name: str, *, raw: bool = False, render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def make(name: str, *, raw: bool = False, render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Game]:
     """Create an environment by name; ``raw=True`` gives ``raw_env`` (illegal actions raise)."""
     mod = env_module(name)
     register_with_pettingzoo()
-    return (mod.raw_env if raw else mod.env)(render_mode=render_mode, **variant)
+    made: ZerosumEnv[Game] = (mod.raw_env if raw else mod.env)(render_mode=render_mode, **variant)
+    return made
 
 
 def _pz_id(name: str) -> str:

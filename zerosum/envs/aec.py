@@ -14,7 +14,7 @@ action and why), and using the env before ``reset()`` raises. ``safe=False``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -24,14 +24,16 @@ from zerosum.envs.drawing import text_image
 from zerosum.games.kit import Game, IllegalActionError, State, ZerosumError, check_action
 
 AGENTS = ("player_0", "player_1")
-Drawer = Callable[[Game, State], np.ndarray]
+G = TypeVar("G", bound=Game)
+Drawer = Callable[[G, State], np.ndarray]
+"""A game's rgb_array drawing: ``draw(game, state)``, an HxWx3 uint8 image."""
 
 
 class EnvOrderError(ZerosumError, RuntimeError):
     """The environment was used out of order (e.g. step before reset); a RuntimeError too."""
 
 
-class ZerosumEnv(AECEnv):
+class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is untyped: AECEnv is Any
     """A zerosum Game as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {
@@ -41,7 +43,7 @@ class ZerosumEnv(AECEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, game: Game, *, name: str, draw: Drawer | None = None, render_mode: str | None = None,
+    def __init__(self, game: G, *, name: str, draw: Drawer[G] | None = None, render_mode: str | None = None,
                  safe: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -63,14 +65,14 @@ class ZerosumEnv(AECEnv):
         self._zero_mask.flags.writeable = False
         self.state: State | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---- AEC API ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. The rules are deterministic, so every reset gives the same start
         (``seed`` is accepted for the API; seed the action spaces yourself to sample from them)."""
         self.state = self.game.initial_state()
@@ -79,7 +81,7 @@ class ZerosumEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.num_moves = 0
         self._mask_cache: np.ndarray | None = None
         self.agent_selection = AGENTS[self.game.current_player(self.state)]
@@ -89,7 +91,7 @@ class ZerosumEnv(AECEnv):
     def _mask(self) -> np.ndarray:
         """The legal-action mask of the current position, computed once per position."""
         if self._mask_cache is None:
-            self._mask_cache = self.game.legal_mask(self.state)
+            self._mask_cache = self.game.legal_mask(cast(State, self.state))  # observe and step check reset()
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -62,11 +62,11 @@ def draw(game: ConnectFour, state: np.ndarray) -> np.ndarray:
     return grid(cells, cell=64)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[ConnectFour]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(ConnectFour(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[ConnectFour]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(ConnectFour(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)

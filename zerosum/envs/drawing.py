@@ -61,7 +61,7 @@ def text_image(game: object, state: np.ndarray) -> np.ndarray:
     font = ImageFont.load_default()
     lines = text.split("\n")
     left, top, right, bottom = font.getbbox("M")
-    w, h = right - left, bottom - top + 4
+    w, h = int(right - left), int(bottom - top + 4)
     img, draw = canvas(max(len(line) for line in lines) * w + 2 * w, len(lines) * h + 2 * h)
     for i, line in enumerate(lines):
         draw.text((w, h + i * h), line, fill=LINE, font=font)

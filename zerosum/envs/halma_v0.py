@@ -74,11 +74,11 @@ def draw(game: Halma, state: np.ndarray) -> np.ndarray:
     return grid(game.board(state), cell=32 if game.size == 16 else 48, shade=shade)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Halma]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(Halma(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Halma]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(Halma(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)

@@ -60,11 +60,11 @@ def draw(game: Nim, state: np.ndarray) -> np.ndarray:
     return to_array(img)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Nim]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(Nim(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Nim]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(Nim(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)

@@ -113,11 +113,11 @@ def draw(game: NineMensMorris, state: np.ndarray) -> np.ndarray:
     return to_array(img)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[NineMensMorris]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(NineMensMorris(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[NineMensMorris]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(NineMensMorris(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)

@@ -80,11 +80,11 @@ def draw(game: Pentago, state: np.ndarray) -> np.ndarray:
     return grid(cells.reshape(SIZE, SIZE), cell=55, shade=_SHADED, separators=(3,))
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Pentago]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(Pentago(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Pentago]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(Pentago(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)

@@ -57,11 +57,11 @@ def draw(game: TicTacToe, state: np.ndarray) -> np.ndarray:
     return grid(cells.reshape(3, 3), cell=80)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[TicTacToe]:
     """The environment without safety: an illegal action raises IllegalActionError."""
     return ZerosumEnv(TicTacToe(**variant), name=NAME, draw=draw, render_mode=render_mode)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv:
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[TicTacToe]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
     return ZerosumEnv(TicTacToe(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
