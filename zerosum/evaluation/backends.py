@@ -31,9 +31,9 @@ import time
 import traceback
 import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -122,7 +122,7 @@ class InlineBackend:
     name = "inline"
     in_memory = True
 
-    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
+    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Generator[tuple[GameTask, MatchResult], None, None]:
         """Yield each finished game."""
         for task in tasks:
             yield play_task(payload, task)
@@ -158,7 +158,7 @@ def _worker(conn: Connection, payload: Payload) -> None:
         conn.send((time.perf_counter() - start, played))
 
 
-def _context(fork: bool) -> mp.context.BaseContext:
+def _context(fork: bool) -> mp.context.ForkContext | mp.context.ForkServerContext | mp.context.SpawnContext:
     methods = mp.get_all_start_methods()
     if fork and "fork" in methods:
         return mp.get_context("fork")
@@ -184,7 +184,7 @@ class ProcessBackend:
     def __init__(self, workers: int) -> None:
         self.workers = workers
 
-    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
+    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Generator[tuple[GameTask, MatchResult], None, None]:
         """Yield each finished game as soon as its batch returns; the workers stop at the end."""
         tasks = list(tasks)
         if not tasks:
@@ -254,7 +254,7 @@ def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[Game
         if todo:
             send(conn)
     while any(busy.values()):
-        for conn in wait([c for c in conns if busy[c]]):
+        for conn in cast(list[Connection], wait([c for c in conns if busy[c]])):
             try:
                 item = conn.recv()
             except (EOFError, OSError):
@@ -298,7 +298,7 @@ class RayBackend:
     def __init__(self, workers: int, address: str | None = None) -> None:
         self.workers, self.address = workers, address
 
-    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, MatchResult]]:
+    def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Generator[tuple[GameTask, MatchResult], None, None]:
         """Yield each finished game as soon as Ray returns it (at most 2 per CPU in flight)."""
         tasks = list(tasks)
         if not tasks:

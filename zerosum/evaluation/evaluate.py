@@ -223,8 +223,9 @@ def evaluate(policy: Any, env: Any = "tictactoe_v0", opponents: str | Agent | Se
     except (ValueError, TypeError) as exc:
         raise EvaluationError(f"cannot evaluate this policy on {game.name}: {exc}") from None
     policy_name = name or agent.name
-    payload = {"game": game, "variant": jsonable_variant(game.variant), "names": [policy_name, *names],
-               "specs": [agent if spec is None else spec, *(s for _, s in opp)]}
+    payload: dict[str, Any] = {
+        "game": game, "variant": jsonable_variant(game.variant), "names": [policy_name, *names],
+        "specs": [agent if spec is None else spec, *(s for _, s in opp)]}
     tasks = gauntlet(game, len(opp), seed=int(seed), games=games, opening_plies=opening_plies)
     backend = make_backend("process", workers if len(tasks) > 1 else 1, payload=payload)
     start = time.perf_counter()

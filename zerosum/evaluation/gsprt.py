@@ -110,10 +110,11 @@ def llr_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
-def _pdf(counts: np.ndarray) -> np.ndarray:
-    c = np.asarray(counts, dtype=float)
+def _pdf(counts: Sequence[float] | np.ndarray) -> np.ndarray:
+    c: np.ndarray = np.asarray(counts, dtype=float)
     c = np.where(c > 0, c, EPSILON)
-    return c / c.sum(axis=-1, keepdims=True)
+    pdf: np.ndarray = c / c.sum(axis=-1, keepdims=True)
+    return pdf
 
 
 def _lambda(pdf: np.ndarray, s: float | np.ndarray, iterations: int = 100) -> np.ndarray:
@@ -129,7 +130,7 @@ def _lambda(pdf: np.ndarray, s: float | np.ndarray, iterations: int = 100) -> np
     s_rows = np.broadcast_to(np.asarray(s, dtype=float), pdf.shape[:-1]).reshape(-1)
     d = PAIR_SCORES - s_rows[:, None]
     lo, hi = -1.0 / (1.0 - s_rows), 1.0 / s_rows
-    lam = np.clip((rows * d).sum(axis=-1) / (rows * d * d).sum(axis=-1), 0.5 * lo, 0.5 * hi)
+    lam: np.ndarray = np.clip((rows * d).sum(axis=-1) / (rows * d * d).sum(axis=-1), 0.5 * lo, 0.5 * hi)
     todo = np.arange(len(rows))
     for _ in range(iterations):
         p, dd, old = rows[todo], d[todo], lam[todo]
@@ -323,7 +324,7 @@ def simulate(test: Sprt, probabilities: Sequence[float], tests: int = 1000, max_
         b = min(block, max_pairs - done)
         draws = rng.choice(5, size=(active.size, b), p=p)
         steps = counts[active][:, None, :] + np.cumsum(np.eye(5)[draws], axis=1)  # (active, b, 5)
-        values = test.llr(steps)
+        values = np.asarray(test.llr(steps))  # an array for these 3-D counts
         crossed = (values >= upper) | (values <= lower)
         first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), -1)
         stop = first >= 0

@@ -178,7 +178,8 @@ def stats_dict(game: Game, last_stats: Any, state: Any = None) -> dict[str, Any]
     pv = d.get("pv")
     if pv is not None:
         d["pv"] = line_names(game, pv, state)
-    return _plain(d)
+    plain: dict[str, Any] = _plain(d)
+    return plain
 
 
 def _legal_action(game: Game, action: Any, legal: np.ndarray) -> int | None:
@@ -199,8 +200,8 @@ def play_match(game: Game, agents: Sequence[Agent], opening: Sequence[Action] = 
         raise ValueError(f"a match needs exactly two agents; got {len(agents)}")
     names = (agents[0].name, agents[1].name)
     state = game.initial_state()
-    for a in opening:
-        state = game.apply(state, int(a))
+    for opening_action in opening:
+        state = game.apply(state, int(opening_action))
     if game.is_terminal(state):
         raise ValueError(f"the opening {list(opening)} already ends the game")
     for agent in agents:

@@ -119,6 +119,6 @@ def openskill_ratings(games: Sequence[GameScore], names: Sequence[str]) -> list[
     model = PlackettLuce()
     players = [model.rating(name=n) for n in names]
     for i, j, s in games:
-        ranks = [0, 0] if s == 0.5 else ([0, 1] if s > 0.5 else [1, 0])
+        ranks: list[float] = [0, 0] if s == 0.5 else ([0, 1] if s > 0.5 else [1, 0])
         [[players[i]], [players[j]]] = model.rate([[players[i]], [players[j]]], ranks=ranks)
     return [SkillRating(n, float(p.mu), float(p.sigma), float(p.ordinal())) for n, p in zip(names, players)]

@@ -166,7 +166,7 @@ class Cost:
 
 def search_cost(moves: Iterable[Mapping[str, Any]], names: Sequence[str]) -> list[Cost]:
     """Cost per agent from move rows (agent id, ply, time, nodes, depth, ebf)."""
-    per: dict[int, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    per: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_ply: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for m in moves:
         d = per[int(m["agent"])]

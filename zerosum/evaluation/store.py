@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from zerosum.evaluation.match import STAT_COLUMNS, MatchResult, line_names
 from zerosum.games.kit import Action, Game, ZerosumError
@@ -258,7 +258,7 @@ class Store:
                      json.dumps(list(task.opening)), match.result, match.score0, match.winner, match.length,
                      match.termination, match.faulty_seat, match.error, match.traceback, match.duration,
                      time.strftime("%Y-%m-%d %H:%M:%S")))
-                game_id = cur.lastrowid
+                game_id = cast(int, cur.lastrowid)  # set: the INSERT above added a row
                 conn.executemany(
                     "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [_move_row(game_id, seat_agent[m.player], m) for m in match.moves])

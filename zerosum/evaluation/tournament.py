@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -164,7 +164,7 @@ def run_hooks(prep: Prepared, note: Note = print) -> TournamentConfig:
     for entry in prep.hooked:
         _, options = parse_spec(entry.spec)
         try:
-            module, _, attr = entry.prepare.partition(":")
+            module, _, attr = cast(str, entry.prepare).partition(":")  # hooked: the entries with a hook
             fn = getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
             if entry.optional:
@@ -215,7 +215,7 @@ def run_tournament(cfg: TournamentConfig | Prepared, *, progress: bool = True, r
     """Validate, then play every game not yet in the store, then summarise and write the report."""
     prep = cfg if isinstance(cfg, Prepared) else validate(cfg, note)
     if prep is None:
-        raise ConfigError(f"game {cfg.game!r} is not available")  # type: ignore[union-attr]
+        raise ConfigError(f"game {cfg.game!r} is not available")
     cfg = run_hooks(prep, note)
     game = prep.game
     names = [a.name for a in cfg.agents]
