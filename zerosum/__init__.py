@@ -1,9 +1,11 @@
 """zerosum: two-player zero-sum perfect-information board games for RL and game-AI research."""
 
+from typing import Any
+
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """``zerosum.evaluate`` loads on first use, so ``import zerosum`` stays light."""
     if name == "evaluate":
         from zerosum.evaluation.evaluate import evaluate

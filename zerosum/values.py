@@ -211,7 +211,9 @@ def split_top_level(text: str, separators: str = ",;") -> list[str]:
     >>> split_top_level("random; alphabeta(depth=1, tt=on), mcts(sims=5)")
     ['random', 'alphabeta(depth=1, tt=on)', 'mcts(sims=5)']
     """
-    out, depth, quote, cur = [], 0, "", []
+    out: list[str] = []
+    cur: list[str] = []
+    depth, quote = 0, ""
     for ch in text:
         if quote:
             quote = "" if ch == quote else quote

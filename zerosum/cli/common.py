@@ -12,10 +12,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerosum.games import Game, ZerosumError
 from zerosum.values import ValueSyntaxError, parse_assignments, variant_game
+
+if TYPE_CHECKING:
+    from zerosum.agents.base import Agent, Rng
 
 VARIANT_HELP = ("rule variants, KEY=VALUE ... (e.g. misere=true piles=3,4,5); values: true/false/on/off, "
                 "ints, floats, lists 3,4,5 or [3,4,5], 'quoted text'")
@@ -66,7 +69,7 @@ def build_game(name: str, variant: Mapping[str, Any]) -> Game:
         raise UsageError(str(exc)) from None
 
 
-def build_agent(spec: str, game: Game, rng: Any, what: str = "--opponent") -> Any:
+def build_agent(spec: str, game: Game, rng: Rng, what: str = "--opponent") -> Agent:
     """An agent from its spec, checked against the game before play starts."""
     from zerosum.agents import make_agent
 
@@ -85,7 +88,7 @@ def silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def run_command(prog: str, body: Callable[[], int]) -> int:
+def run_command(prog: str, body: Callable[[], int | None]) -> int:
     """Run a command's body: bad input is one line on stderr and exit code 2; --help is 0."""
     try:
         return int(body() or 0)

@@ -85,9 +85,10 @@ class EvalCallback(BaseCallback):
         rows = []
         for r in report.results:
             for seat, rec in enumerate((r.first, r.second)):
-                row = {"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
-                       "opponent": r.opponent, "seat": seat, "games": rec.games, "wins": rec.wins,
-                       "draws": rec.draws, "losses": rec.losses, "score": rec.score}
+                row: dict[str, Any] = {
+                    "steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
+                    "opponent": r.opponent, "seat": seat, "games": rec.games, "wins": rec.wins,
+                    "draws": rec.draws, "losses": rec.losses, "score": rec.score}
                 rows.append(row)
                 for column, name in (("wins", "win"), ("draws", "draw"), ("losses", "loss")):
                     self.logger.record(f"eval/{r.opponent}/seat{seat}_{name}", row[column] / max(rec.games, 1))

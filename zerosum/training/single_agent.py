@@ -45,7 +45,7 @@ replays exactly. The episode's end ``info`` says ``outcome`` (win/draw/loss/ille
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -54,7 +54,7 @@ from gymnasium import spaces
 from zerosum.agents.base import Agent
 from zerosum.agents.learned import OBS_FORMATS, policy_input
 from zerosum.games import Game, make_game
-from zerosum.games.kit import ONGOING, IllegalActionError, ZerosumError
+from zerosum.games.kit import ONGOING, IllegalActionError, State, ZerosumError
 from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
 
@@ -131,7 +131,8 @@ class SingleAgentEnv(gym.Env):
         return mask
 
     def _obs(self) -> Any:
-        return policy_input(self.game.observation(self.state, self.learner), self._mask, self.obs_format)
+        state = cast(State, self.state)  # reset() set it
+        return policy_input(self.game.observation(state, self.learner), self._mask, self.obs_format)
 
     def _agent(self, choice: str | Agent) -> Agent:
         if isinstance(choice, Agent):
@@ -150,13 +151,14 @@ class SingleAgentEnv(gym.Env):
 
     def _opponent_moves(self) -> None:
         """Let the opponent play until the learner is to move or the game is over."""
-        g, opp = self.game, self.opponent
+        g, opp = self.game, cast(Agent, self.opponent)  # reset() set it
         k = g.kernels
         while k.status(g.params, self.state) == ONGOING and k.player(g.params, self.state) != self.learner:
             opp.seed(self._opp_rng)  # shared agents (self-play snapshots) draw from this env's generator
-            a = opp.act(g, self.state)
+            state = cast(State, self.state)
+            a = opp.act(g, state)
             try:
-                self.state = g.apply(self.state, a)
+                self.state = g.apply(state, a)
             except IllegalActionError as exc:
                 raise IllegalActionError(f"opponent {opp.name} played an illegal action: {exc}") from None
 
@@ -224,7 +226,8 @@ class SingleAgentEnv(gym.Env):
             return self.game.render(self.state)
         from zerosum.envs import env_module
 
-        return env_module(self.env_name).draw(self.game, self.state)
+        image: np.ndarray = env_module(cast(str, self.env_name)).draw(self.game, self.state)
+        return image
 
 
 __all__ = ["SEATS", "EpisodeOverError", "SingleAgentEnv", "resolve_game"]

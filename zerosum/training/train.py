@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,7 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    def factory(i: int):
+    def factory(i: int) -> Callable[[], Any]:
         def make() -> Any:
             opp = source if cfg.vec == "dummy" else make_source(cfg)
             return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
@@ -192,6 +193,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     game = resolve_game(cfg.game, cfg.variant)  # a bad game or variant fails before torch loads
     require_train_extra()
     import torch
+    from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
     from zerosum.training.callbacks import (
@@ -206,7 +208,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     source = make_source(cfg)
     env = make_vec_env(cfg, source)
     tb = _tensorboard_available() and cfg.tensorboard and out is not None
-    model = make_model(cfg, env, str(out / "tb") if tb else None)
+    model = make_model(cfg, env, str(out / "tb") if tb and out is not None else None)
     formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
     model.set_logger(configure(str(out) if out else None, formats))
 
@@ -214,7 +216,7 @@ def train(cfg: TrainConfig) -> TrainResult:
                              algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed,
                              csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose)
     outcomes = OutcomeCallback(source, verbose=cfg.verbose)
-    callbacks = [outcomes]
+    callbacks: list[BaseCallback] = [outcomes]
     if isinstance(source, SelfPlayPool):
         callbacks.append(SelfPlayCallback(source, every=cfg.snapshot_every, algo=cfg.algo, obs_format=cfg.obs_format,
                                           verbose=cfg.verbose))
