@@ -55,8 +55,8 @@ class SprtStatus:
     def line(self) -> str:
         """One line for the live display."""
         w, d, l_ = self.wdl
-        text = f"pairs {self.pairs:>4}  games {2 * self.pairs:>5}  W/D/L {w}/{d}/{l_}  "
-        f"pentanomial {list(self.pentanomial)}"
+        text = (f"pairs {self.pairs:>4}  games {2 * self.pairs:>5}  W/D/L {w}/{d}/{l_}  "
+                f"pentanomial {list(self.pentanomial)}")
         if self.llr is not None and self.bounds is not None:
             text += f"  LLR {self.llr:+.2f} [{self.bounds[0]:+.2f}, {self.bounds[1]:+.2f}]"
         return f"{text}  {self.elo}"
@@ -87,8 +87,8 @@ class SprtResult:
         how = f"after {s.pairs} pairs ({2 * s.pairs} games)"
         if self.test is not None and s.llr is not None:
             lo, hi = self.test.bounds
-            how += f", LLR {s.llr:+.2f} in bounds [{lo:+.2f}, {hi:+.2f}] "
-            f"for Elo {self.test.elo0:g} vs {self.test.elo1:g}"
+            how += (f", LLR {s.llr:+.2f} in bounds [{lo:+.2f}, {hi:+.2f}] "
+                    f"for Elo {self.test.elo0:g} vs {self.test.elo1:g}")
         w, d, l_ = s.wdl
         return f"{self.verdict} {how}: {a} vs {b} W/D/L {w}/{d}/{l_}, {s.elo}"
 
