@@ -3,7 +3,7 @@ and doctest, with a few reST habits; this turns them into the Markdown mkdocstri
 
 - ``>>>`` examples become fenced ``pycon`` blocks (their output is not Markdown);
 - ``text::`` followed by an indented block becomes a fenced text block;
-- roles such as ``:func:`~zerosum.x.y``` become inline code (``y``).
+- roles such as ``:func:`~zerosum.x.y``` become inline code (``y``), ``:math:`x``` too.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import griffe
 
 ROLE = re.compile(r":(?:py:)?(?:func|class|mod|meth|attr|data|obj|exc|const):`(~?)([^`]+)`")
+MATH = re.compile(r":math:`([^`]+)`")
 LITERAL = re.compile(r"^(?P<lead>.*?)::[ \t]*\n\n(?P<block>(?:(?:[ \t]+.*)?\n)+)", re.MULTILINE)
 
 
@@ -49,7 +50,7 @@ def _doctests(text: str) -> str:
 
 def to_markdown(text: str) -> str:
     """One docstring's text as Markdown."""
-    text = ROLE.sub(_role, text)
+    text = MATH.sub(r"`\1`", ROLE.sub(_role, text))
     text = LITERAL.sub(_literal, text + "\n").rstrip("\n")
     return _doctests(text)
 
