@@ -101,4 +101,4 @@ def test_the_page_runs(page, tmp_path, monkeypatch):
         elif b.lang == "sh" and "run" in b.options:
             _run_sh(b.text)
             ran += 1
-    assert ran, f"{page} has no code that runs"
+    assert ran or page.startswith("concepts/"), f"{page} has no code that runs"
