@@ -72,9 +72,10 @@ def env_pages() -> None:
         for tag, plies in (("start", 0), ("midgame", MIDGAME_PLIES[name])):
             with mkdocs_gen_files.open(f"games/img/{name}_{tag}.png", "wb") as f:
                 f.write(board_png(name, plies))
-        page = [f"# {title.rstrip('.')} (`{name}`)", "",
-                f'![{title.rstrip(".")}: the start](img/{name}_start.png){{ width="260" }} '
-                f'![{title.rstrip(".")}: after {MIDGAME_PLIES[name]} random moves](img/{name}_midgame.png){{ width="260" }}',
+        short, plies = title.rstrip("."), MIDGAME_PLIES[name]
+        page = [f"# {short} (`{name}`)", "",
+                f'![{short}: the start](img/{name}_start.png){{ width="260" }} '
+                f'![{short}: after {plies} random moves](img/{name}_midgame.png){{ width="260" }}',
                 "", f"*The boards above are drawn by `{name}.env(render_mode=\"rgb_array\")` when this site is built: "
                 f"the start and after {MIDGAME_PLIES[name]} random plies. The text below is the module's docstring "
                 f"(`help(zerosum.envs.{name})` shows the same).*", "", markdown_of(body)]
