@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD  := pyproject.toml setup.py zerosum/games/_native.c
 
-.PHONY: run test lint bench clean-cache
+.PHONY: run test lint bench docs clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,15 @@ $(VENV)/.train: $(BUILD) | $(PY)
 	$(PIP) install -e ".[train]"
 	touch $@ $(VENV)/.core
 
-# The tests cover every part, training and the Ray backend included: install them all.
+# The site's tools: MkDocs, Material for MkDocs, mkdocstrings, mkdocs-gen-files.
+$(VENV)/.docs: $(BUILD) | $(PY)
+	$(PIP) install -e ".[docs]"
+	touch $@ $(VENV)/.core
+
+# The tests cover every part, training, the Ray backend and the site's build included: install them all.
 $(VENV)/.dev: $(BUILD) | $(PY)
 	$(PIP) install -e ".[all]"
-	touch $@ $(VENV)/.core $(VENV)/.train
+	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.docs
 
 run: $(VENV)/.train
 	$(PY) -m zerosum tournament --config configs/default.toml
@@ -34,14 +39,19 @@ run: $(VENV)/.train
 test: $(VENV)/.dev
 	$(PY) -m pytest -q
 
-# ruff (rules in pyproject.toml) over the code, tests and benchmarks; mypy, strict for
+# ruff (rules in pyproject.toml) over the code, tests, benchmarks and the docs build scripts; mypy, strict for
 # zerosum.games and zerosum.search (pyproject.toml). Both come with the dev extra.
 lint: $(VENV)/.dev
-	$(PY) -m ruff check zerosum tests bench
+	$(PY) -m ruff check zerosum tests bench docs
 	$(PY) -m mypy
 
 bench: $(VENV)/.dev
 	$(PY) bench/run_all.py
+
+# The documentation site into site/ (open site/index.html); any warning fails the build.
+# The game pages draw their boards with the envs, so a fresh install compiles the games first.
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
 # numba caches compiled rules next to the sources, and the per-game compiled copies (hot
 # calls, search) in ~/.cache/zerosum/compiled, named by a hash of every source they depend

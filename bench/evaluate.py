@@ -1,8 +1,8 @@
-"""zerosum.evaluate() with two worker processes against one: the README example, scaled up.
+"""zerosum.evaluate() with two worker processes against one: the evaluate tutorial's example, scaled up.
 
     python bench/evaluate.py [--games 1000] [--repeats 3]
 
-The README's example (a centre-first tic-tac-toe policy, a plain Python function, against
+The evaluate tutorial's example (a centre-first tic-tac-toe policy, a plain Python function, against
 ``random`` and ``alphabeta(depth=2)``, seed 0) with ``games`` games per opponent, timed
 end to end (pool start, every game, the tally) with ``workers=1`` and ``workers=2``,
 alternately, ``repeats`` times each; the best time of each counts. The policy is a
@@ -43,7 +43,7 @@ OPPONENTS = ["random", "alphabeta(depth=2)"]
 
 
 def centre_first(obs: dict) -> int:
-    """Take the centre if it is free, else the first free cell (the README's policy)."""
+    """Take the centre if it is free, else the first free cell (the evaluate tutorial's policy)."""
     legal = np.flatnonzero(obs["action_mask"])
     return 4 if 4 in legal else int(legal[0])
 
@@ -62,7 +62,7 @@ def run(games: int, workers: int) -> tuple[float, float, list[str]]:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=1000, help="games per opponent (the README plays 100)")
+    p.add_argument("--games", type=int, default=1000, help="games per opponent (the tutorial plays 100)")
     p.add_argument("--repeats", type=int, default=3, help="timed runs per number of workers")
     args = p.parse_args()
     run(10, 1)  # load the kernels and compile the search once (forked workers inherit them)
