@@ -10,7 +10,7 @@ import pytest
 from tests.games.test_pentago import REF_LINES, board_of, ref_turn
 from zerosum.games import make_game
 from zerosum.games.pentago.knowledge import THREAT_FEATURES, THREAT_WEIGHTS, threat_features
-from zerosum.testing import check_heuristic
+from zerosum.testing import check_heuristic, random_positions
 
 CENTRES = [(1, 1), (1, 4), (4, 1), (4, 4)]
 
@@ -46,25 +46,11 @@ def ref_features(state):
     return (*tuple(a[0][k] - b[0][k] for k in range(4)), a[1] - b[1], a[2] - b[2], a[4] - b[4], win, lost)
 
 
-def random_states(game, count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, 31))):
-            if game.is_terminal(s):
-                break
-            s = game.apply(s, int(rng.choice(game.legal_actions(s))))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
-
-
 @pytest.mark.parametrize("wbr", [True, False])
 def test_features_match_the_readable_reference(wbr):
     g = make_game("pentago", win_before_rotation=wbr)
     seen = np.zeros(len(THREAT_FEATURES))
-    for s in random_states(g, 120, seed=5):
+    for s in random_positions(g, 120, 5, max_plies=30):
         got = tuple(int(v) for v in threat_features(g.params, s))
         assert got == ref_features(s), g.render(s)
         seen += np.array(got) != 0

@@ -1,15 +1,32 @@
-"""Nine Men's Morris's search knowledge: four heuristics and the ordering hint.
+"""Nine Men's Morris's search knowledge: five heuristics and the ordering hint.
 
 Every heuristic is from ``player``'s point of view and counts a removal due as done; each
 is antisymmetric (h(s, 0) == -h(s, 1) for every position).
+
+``petcu`` is the evaluation of S.-A. Petcu and S. Holban, *Nine Men's Morris: evaluation
+functions* (2008): three weighted sums, one per phase of the game (placing while either
+side has men in hand, flying while either side flies, moving otherwise), over (1) a mill
+closed on the last move (here: the removal it earns is still due), (2) closed mills, (3)
+blocked men (no adjacent empty point; the opponent's count for, one's own against), (4)
+men, (5) two-men configurations (two men on a mill line, its third point empty), (6)
+three-men configurations (a man shared by two two-men configurations: two ways to close
+a mill), (7) double mills (a man shared by two closed mills) and (8) a won position (the
+removal due leaves the opponent two men, or the opponent, moving, has every man
+blocked). Placing uses 1-6, moving 1-4, 7, 8 and flying 1, 5, 6, 8, as in the paper; the
+paper's weights were the starting point of the self-play tuning that gave PETCU_WEIGHTS.
 """
 
 from __future__ import annotations
 
-from zerosum.games.kit import HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount
-from zerosum.games.nine_mens_morris.rules import closes_mill, men
+import numpy as np
+
+from zerosum.games.kit import (
+    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, lowest_bit,
+    popcount,
+)
+from zerosum.games.nine_mens_morris.rules import closes_mill, men, phase
 from zerosum.games.nine_mens_morris.tables import (
-    ADJ, FULL, MILLS, MILLS_OF, MOVE_BASE, NUM_POINTS, S_MEN, S_REMOVAL, S_TO_MOVE,
+    ADJ, FLYING, FULL, MILLS, MILLS_OF, MOVE_BASE, MOVING, NUM_POINTS, PLACING, S_MEN, S_REMOVAL, S_TO_MOVE,
 )
 
 
@@ -83,6 +100,105 @@ def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover
     return 10.0 * _material(params, s, player) + 3.0 * float(_open_twos(a, b) - _open_twos(b, a))
 
 
+# ---- petcu: the feature set of Petcu & Holban (2008), weighted per phase ----------------------
+PETCU_FEATURES = (
+    "placing: closed mill", "placing: mills", "placing: blocked men", "placing: men", "placing: two-men",
+    "placing: three-men", "moving: closed mill", "moving: mills", "moving: blocked men", "moving: men",
+    "moving: double mills", "moving: win", "flying: closed mill", "flying: two-men", "flying: three-men",
+    "flying: win",
+)
+"""The features of ``petcu`` by phase of the game, each own minus the opponent's."""
+# The output of ``python bench/tune_heuristic.py nine_mens_morris petcu --iterations 40 --pairs 16 --workers 2
+# --a 0.5 --versus men_mills --final-pairs 50`` (seed 0, 20,000 nodes a move, 59 minutes), SPSA from the paper's
+# weights 18 26 1 9 10 7 | 14 43 10 11 8 1086 | 16 10 1 1190. Its final matches, 100 games each: tuned vs the
+# paper's 40/38/22, Elo +63 [+17, +115]; tuned vs men_mills 41/17/42, -3 [-64, +56]; the paper's weights vs
+# men_mills 32/11/57, -89 [-157, -22].
+PETCU_WEIGHTS = np.array([18.0, 33.315, 1.15, 14.088, 8.182, 7.839, 13.599, 39.159, 10.52, 12.333, 9.809, 1480.393,
+                          15.349, 9.961, 0.997, 1697.791])
+"""The weights of PETCU_FEATURES, tuned by self-play (bench/tune_heuristic.py; the run is cited above)."""
+
+
+@helper
+def _configurations(own: int, opp: int) -> tuple[int, int, int, int]:  # pragma: no cover - compiled
+    """own's closed mills, two-men configurations (two men on a mill line, the third point
+    empty), three-men configurations (men shared by two two-men configurations) and
+    double mills (men shared by two closed mills)."""
+    mills = 0
+    twos = 0
+    in_mill = 0
+    in_two = 0
+    shared_mill = 0
+    shared_two = 0
+    for m in MILLS:
+        mine = own & m
+        if mine == m:
+            mills += 1
+            shared_mill |= in_mill & m
+            in_mill |= m
+        elif opp & m == 0 and popcount(mine) == 2:
+            twos += 1
+            shared_two |= in_two & mine
+            in_two |= mine
+    return mills, twos, popcount(shared_two), popcount(shared_mill)
+
+
+@helper
+def _blocked(own: int, empty: int) -> int:  # pragma: no cover - compiled
+    """own's men with no adjacent empty point."""
+    n = 0
+    while own != 0:
+        p = lowest_bit(own)
+        own &= own - 1
+        if ADJ[p] & empty == 0:
+            n += 1
+    return n
+
+
+@helper
+def _won(params: Params, s: State, p: int, blocked: int) -> int:  # pragma: no cover - compiled
+    """1 when p has all but won: the removal p has due leaves the opponent 2 men, or the
+    opponent, moving (not placing or flying), has every man blocked."""
+    q = 1 - p
+    if s[S_REMOVAL] != 0 and s[S_TO_MOVE] == p and men(params, s, q) <= 3:
+        return 1
+    return 1 if phase(params, s, q) == MOVING and blocked == popcount(s[S_MEN + q]) else 0
+
+
+@helper
+def petcu_value(params: Params, s: State, player: int, w: F64Array) -> float:  # pragma: no cover - compiled
+    """The Petcu & Holban evaluation with weights w (PETCU_FEATURES), from player's side."""
+    own = s[S_MEN + player]
+    opp = s[S_MEN + 1 - player]
+    empty = FULL & ~(own | opp)
+    mills, twos, threes, doubles = _configurations(own, opp)
+    o_mills, o_twos, o_threes, o_doubles = _configurations(opp, own)
+    closed = 0
+    if s[S_REMOVAL] != 0:
+        closed = 1 if s[S_TO_MOVE] == player else -1
+    ph_me = phase(params, s, player)
+    ph_op = phase(params, s, 1 - player)
+    if ph_me == PLACING or ph_op == PLACING:
+        v = (w[0] * closed + w[1] * (mills - o_mills) + w[2] * (_blocked(opp, empty) - _blocked(own, empty))
+             + w[3] * _material(params, s, player) + w[4] * (twos - o_twos) + w[5] * (threes - o_threes))
+    else:
+        blocked_op = _blocked(opp, empty)
+        blocked_me = _blocked(own, empty)
+        won = _won(params, s, player, blocked_op) - _won(params, s, 1 - player, blocked_me)
+        if ph_me == FLYING or ph_op == FLYING:
+            v = w[12] * closed + w[13] * (twos - o_twos) + w[14] * (threes - o_threes) + w[15] * won
+        else:
+            v = (w[6] * closed + w[7] * (mills - o_mills) + w[8] * (blocked_op - blocked_me)
+                 + w[9] * _material(params, s, player) + w[10] * (doubles - o_doubles) + w[11] * won)
+    return min(max(v, 1.0 - HEURISTIC_LIMIT), HEURISTIC_LIMIT - 1.0)
+
+
+@kernel(HEURISTIC)
+def petcu(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
+    """Petcu & Holban (2008): closed mill, mills, blocked men, men, two- and three-men
+    configurations, double mills and a won position, weighted per phase (PETCU_WEIGHTS)."""
+    return petcu_value(params, s, player, PETCU_WEIGHTS)
+
+
 @kernel(ORDER)
 def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Mill-closing moves 2, mill-blocking moves +1; removals: men in an open two first."""
@@ -122,4 +238,6 @@ HEURISTICS = {
                               symmetric=True),
     "threats": Heuristic("threats", threats, "10 x men difference + 3 x open two-in-a-row difference",
                          symmetric=True),
+    "petcu": Heuristic("petcu", petcu, "Petcu & Holban (2008): closed mill, mills, blocked men, men, two- and "
+                       "three-men configurations, double mills, a won position, weighted per phase", symmetric=True),
 }
