@@ -1,16 +1,15 @@
 """A transposition table's memory outlives its searcher; what it stored does not (the epoch)."""
 
 import gc
+import importlib
 
 import numpy as np
 
 from zerosum.games import make_game
 from zerosum.search import AlphaBeta
-import importlib
-
-ab_module = importlib.import_module("zerosum.search.alphabeta")  # the package re-exports a function of that name
 from zerosum.testing import random_positions
 
+ab_module = importlib.import_module("zerosum.search.alphabeta")  # the package re-exports a function of that name
 PENTAGO = make_game("pentago")
 
 
