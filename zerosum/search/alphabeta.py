@@ -88,8 +88,8 @@ def _take_table(n: int) -> dict[str, np.ndarray]:
     free = _FREE_TABLES.get(n)
     if free:
         return free.pop()
-    return dict(tt_key=np.zeros(n, np.int64), tt_val=np.zeros(n, np.float64), tt_move=np.zeros(n, np.int64),
-                tt_meta=np.zeros(n, np.int64), gen=np.zeros(1, np.int64))
+    return {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
+            "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64)}
 
 
 def _give_back(n: int, table: dict[str, np.ndarray]) -> None:
