@@ -121,3 +121,16 @@ def test_random_opening_plays_one_ply_for_whoever_moves():
     assert stones == {2}  # seat 0: the random ply is its own, then the opponent's reply
     with pytest.raises(ValueError, match="random_opening=1.5 is not allowed"):
         SingleAgentEnv("tictactoe", "random", random_opening=1.5)
+
+
+def test_make_runs_hook_trains_the_recipe_and_copies_its_best(tmp_path, monkeypatch, capsys):
+    from zerosum.training import recipes
+
+    small = {**RECIPES["tictactoe"], "steps": 256, "n_envs": 2, "algo_kwargs": TINY, "eval_games": 2,
+             "eval_every": 128, "tensorboard": False}
+    monkeypatch.setitem(recipes.RECIPES, "tictactoe", small)
+    path = recipes.ensure_never_losing_tictactoe(tmp_path / "ck" / "ttt.zip")
+    assert path.is_file() and (tmp_path / "ck" / "ttt.json").is_file()
+    assert json.loads((tmp_path / "ck" / "ttt.json").read_text())["best"]["path"] == "best.zip"
+    assert "the never-losing tic-tac-toe agent (recipe tictactoe, best.zip" in capsys.readouterr().out
+    assert recipes.ensure_never_losing_tictactoe(path) == path  # present: returned as is
