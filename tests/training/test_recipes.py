@@ -52,7 +52,18 @@ def test_best_checkpoint_and_the_evaluation_that_picked_it(tmp_path):
     assert best["losses"] == sum(r["losses"] for r in rows)
     assert {r["openings"] for r in res.eval_rows} == {0, 1}
     make_agent(f"ppo(path={tmp_path / 'best.zip'})").prepare(make_game("tictactoe"))
+    assert "lines_lost" not in best
     assert json.loads((tmp_path / "run.json").read_text())["settings"]["eval_openings"] == [0, 1]
+
+
+def test_exhaustive_evaluation_ranks_by_lines_lost(tmp_path):
+    res = train(tiny_cfg(tmp_path, eval_exhaustive=True, eval_openings=[0, 1]))
+    every = [r for r in res.eval_rows if r["opponent"] == "every line"]
+    assert {(r["seat"], r["openings"]) for r in every} == {(0, 1), (1, 1)}
+    best = json.loads((tmp_path / "best.json").read_text())["best"]
+    at_best = [r for r in every if r["steps"] == best["steps"]]
+    assert best["lines_lost"] == sum(r["losses"] for r in at_best) and best["lines"] == sum(r["games"] for r in at_best)
+    assert min(sum(r["losses"] for r in every if r["steps"] == s) for s in (128, 256)) == best["lines_lost"]
 
 
 def test_a_directory_holding_a_run_is_refused_then_resumed_or_overwritten(tmp_path):

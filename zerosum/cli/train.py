@@ -116,6 +116,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, help="evaluation games per opponent and seat (default 50)")
     p.add_argument("--eval-openings", type=_numbers(int, "openings"), metavar="K1,K2",
                    help="evaluate from these numbers of random opening plies (default 0)")
+    p.add_argument("--eval-exhaustive", action=argparse.BooleanOptionalAction,
+                   help="small games: also walk every opponent move against the policy (0 lines lost: it never loses)")
     p.add_argument("--keep-best", action=argparse.BooleanOptionalAction,
                    help="save best.zip at the best periodic evaluation (default on)")
     p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")
@@ -221,8 +223,10 @@ def _run(ns: argparse.Namespace) -> int:
         print(f"checkpoint: {result.checkpoint}  (play it as \"ppo(path={result.checkpoint})\")")
         best = result.metadata.get("best")
         if best:
-            print(f"best: {result.checkpoint.with_name('best.zip')}  (evaluation at {best['steps']:,} steps: "
-                  f"{best['losses']} lost of {best['games']}, mean score {best['score']:.3f})")
+            lines = f"{best['lines_lost']} of {best['lines']} lines lost against every opponent move, " \
+                if "lines_lost" in best else ""
+            print(f"best: {result.checkpoint.with_name('best.zip')}  (evaluation at {best['steps']:,} steps: {lines}"
+                  f"{best['losses']} lost of {best['games']} games, mean score {best['score']:.3f})")
     return 0
 
 

@@ -22,6 +22,7 @@ from zerosum.evaluation.evaluate import EvaluationReport, evaluate
 from zerosum.games.kit import Game
 from zerosum.training.opponents import Curriculum, OpponentSource, SelfPlayPool
 
+EVERY_LINE = "every line"  # the opponent of exhaustive evaluation rows
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "openings", "seat", "games", "wins", "draws", "losses", "score"]
 
 
@@ -40,9 +41,15 @@ class EvalCallback(BaseCallback):
     the empty board and from each number of random opening plies in ``openings`` (default
     ``(0,)``: the empty board only).
 
-    **Best checkpoint.** With ``on_best`` given, each evaluation is ranked by its losses
-    (summed over opponents, openings and seats; fewer is better), then by its mean score;
-    a tie goes to the later one (it trained longer). ``on_best(steps, summary)`` is called
+    With ``exhaustive`` (small games only) each evaluation also walks every line against
+    the policy in each seat (:func:`zerosum.evaluation.exhaustive.worst_case`, every move of
+    the opponent and of the ``max(openings)`` opening plies): rows with opponent
+    ``"every line"`` count lines, and 0 lines lost proves that no opponent beats the policy.
+
+    **Best checkpoint.** With ``on_best`` given, each evaluation is ranked by the lines it
+    loses (exhaustive), then its losses in sampled games (summed over opponents, openings
+    and seats; fewer is better), then its mean score in them; a tie goes to the later one
+    (it trained longer). ``on_best(steps, summary)`` is called
     when an evaluation ranks first so far (the trainer saves ``best.zip`` there);
     ``best`` holds that evaluation's summary.
 
@@ -54,8 +61,9 @@ class EvalCallback(BaseCallback):
     def __init__(self, game: Game, opponents: list[str], *, every: int, games_per_seat: int, algo: str,
                  obs_format: str, csv_path: str | Path | None = None, seed: int = 0, verbose: int = 0,
                  openings: tuple[int, ...] | list[int] = (0,),
-                 on_best: Callable[[int, dict[str, Any]], None] | None = None) -> None:
+                 on_best: Callable[[int, dict[str, Any]], None] | None = None, exhaustive: bool = False) -> None:
         super().__init__(verbose)
+        self.exhaustive = bool(exhaustive)
         self.openings = tuple(int(k) for k in openings) or (0,)
         self.on_best = on_best
         self.best: dict[str, Any] | None = None
@@ -109,6 +117,8 @@ class EvalCallback(BaseCallback):
                         self.logger.record(f"eval/{r.opponent}{tag}/seat{seat}_{name}", row[column] / max(rec.games, 1))
                 if r.faults:
                     self.logger.record(f"eval/{r.opponent}{tag}/faults", len(r.faults))
+        if self.exhaustive:
+            rows += self._every_line(agent, t0)
         self.model.policy.set_training_mode(False)
         self._rank(rows)
         if self.csv_path:
@@ -123,14 +133,37 @@ class EvalCallback(BaseCallback):
             print(f"[eval @ {self.num_timesteps:,} steps] won-drawn-lost: {self.latest()}{best}", flush=True)
         return rows
 
+    def _every_line(self, agent: PolicyAgent, t0: float) -> list[dict[str, Any]]:
+        from zerosum.evaluation.exhaustive import worst_case
+
+        rows = []
+        for seat in (0, 1):
+            wc = worst_case(agent, self.game, seat, opening_plies=max(self.openings))
+            rows.append({"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
+                         "opponent": EVERY_LINE, "openings": wc.opening_plies, "seat": seat, "games": wc.lines,
+                         "wins": wc.wins, "draws": wc.draws, "losses": wc.losses,
+                         "score": round((wc.wins + 0.5 * wc.draws) / max(wc.lines, 1), 4)})
+            self.logger.record(f"eval/every_line/seat{seat}_lines_lost", wc.losses)
+        return rows
+
     def _rank(self, rows: list[dict[str, Any]]) -> None:
-        games = sum(r["games"] for r in rows)
-        summary = {"steps": self.num_timesteps, "games": games, "losses": sum(r["losses"] for r in rows),
-                   "score": round(sum(r["score"] * r["games"] for r in rows) / max(games, 1), 4),
+        sampled = [r for r in rows if r["opponent"] != EVERY_LINE]
+        games = sum(r["games"] for r in sampled)
+        summary = {"steps": self.num_timesteps, "games": games, "losses": sum(r["losses"] for r in sampled),
+                   "score": round(sum(r["score"] * r["games"] for r in sampled) / max(games, 1), 4),
                    "opponents": list(self.opponent_specs), "openings": list(self.openings),
                    "games_per_seat": self.games_per_seat, "seed": self.seed,
                    "rule": "fewest losses, then highest mean score; ties go to the later evaluation"}
-        if self.best is None or (summary["losses"], -summary["score"]) <= (self.best["losses"], -self.best["score"]):
+        if self.exhaustive:
+            summary["lines_lost"] = sum(r["losses"] for r in rows if r["opponent"] == EVERY_LINE)
+            summary["lines"] = sum(r["games"] for r in rows if r["opponent"] == EVERY_LINE)
+            summary["rule"] = ("fewest lines lost against every opponent move (exhaustive), then fewest losses, "
+                               "then highest mean score; ties go to the later evaluation")
+
+        def key(s: dict[str, Any]) -> tuple[float, ...]:
+            return (s.get("lines_lost", 0), s["losses"], -s["score"])
+
+        if self.best is None or key(summary) <= key(self.best):
             self.best = summary
             if self.on_best is not None:
                 self.on_best(self.num_timesteps, summary)
@@ -282,5 +315,5 @@ class PeriodicSaveCallback(BaseCallback):
         return True
 
 
-__all__ = ["EVAL_COLUMNS", "EvalCallback", "OutcomeCallback", "PeriodicSaveCallback", "ProgressCallback",
+__all__ = ["EVAL_COLUMNS", "EVERY_LINE", "EvalCallback", "OutcomeCallback", "PeriodicSaveCallback", "ProgressCallback",
            "SelfPlayCallback", "TimeLimitCallback", "policy_agent"]

@@ -104,6 +104,7 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["random"])
     eval_games: int = 50                         # per opponent and seat
     eval_openings: list[int] = field(default_factory=lambda: [0])  # evaluate from these numbers of random plies
+    eval_exhaustive: bool = False                # also walk every opponent move (small games: a proof)
     keep_best: bool = True                       # save best.zip at the best periodic evaluation
     lr_schedule: str = "constant"                # "linear": the learning rate decays to 0 at `steps`
     log_every: float = 15.0                      # seconds between progress lines (verbose >= 1)
@@ -337,7 +338,8 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
 
     evaluator = EvalCallback(game, cfg.eval_opponents, every=cfg.eval_every, games_per_seat=cfg.eval_games,
                              algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed, openings=cfg.eval_openings,
-                             csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose, on_best=save_best)
+                             csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose, on_best=save_best,
+                             exhaustive=cfg.eval_exhaustive)
     if resuming and out and (out / "best.json").is_file():
         evaluator.best = json.loads((out / "best.json").read_text()).get("best")
     outcomes = OutcomeCallback(source, verbose=cfg.verbose)
@@ -361,7 +363,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=False, reset_num_timesteps=not resuming)
     seconds = time.perf_counter() - start - evaluator.eval_seconds
     meta = _metadata(cfg, game, source, model.num_timesteps)
-    meta["eval"] = evaluator.history[-2 * len(cfg.eval_opponents) * len(cfg.eval_openings):] if evaluator.history else []
+    meta["eval"] = [r for r in evaluator.history if r["steps"] == evaluator.history[-1]["steps"]]
     if out and cfg.keep_best and evaluator.best is not None:
         meta["best"] = {"path": "best.zip", **evaluator.best}
     checkpoint = save_checkpoint(model, out / "model.zip", meta) if out else None
