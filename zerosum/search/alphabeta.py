@@ -73,35 +73,42 @@ class AlphaBetaConfig:
 
 
 TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
-_FREE_TABLES: dict[int, list[dict[str, np.ndarray]]] = {}  # tables of searchers gone, by size
+KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "cfg", "stats")  # the arrays that outlive one search
+_FREE: dict[tuple[int, ...], list[dict]] = {}  # the arrays of searchers gone, by game shape and table size
 _MAX_FREE = 4
 
 
-def _take_table(n: int) -> dict[str, np.ndarray]:
-    """A transposition table of ``n`` entries: one a searcher left behind, else new.
+def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict]:
+    """A searcher's arrays (a table of ``n`` entries and its record): ones a searcher left behind, else new.
 
     A table's entries carry the generation of the search that stored them, and ``gen``
     the last generation handed out on it; a new owner starts its epoch above that and
     reads nothing older, so a reused table is as empty as a new one without being
-    cleared (a fresh opponent per game then costs no 8 MB of zeroing and page faults).
+    cleared (a fresh opponent per game then costs no 8 MB of zeroing and page faults,
+    and no new record).
     """
-    free = _FREE_TABLES.get(n)
+    key = (game.initial.shape[0], game.max_moves, game.num_actions, n)
+    free = _FREE.get(key)
     if free:
-        return free.pop()
-    return {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
-            "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64)}
+        bundle = free.pop()
+        bundle["history"][:] = 0
+        return key, bundle
+    return key, {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
+                 "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64),
+                 "history": np.zeros(game.num_actions, np.float64), "noise": np.zeros(game.num_actions, np.float64),
+                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "cap": 0}
 
 
-def _give_back(n: int, table: dict[str, np.ndarray]) -> None:
-    free = _FREE_TABLES.setdefault(n, [])
+def _give_back(key: tuple[int, ...], bundle: dict) -> None:
+    free = _FREE.setdefault(key, [])
     if len(free) < _MAX_FREE:
-        free.append(table)
+        free.append(bundle)
 
 
 class AlphaBeta:
     """A reusable alpha-beta searcher for one game and heuristic (keeps its TT between searches).
 
-    The table's memory comes from searchers that are gone (see ``_take_table``): a new
+    The table's memory comes from searchers that are gone (see ``_take_arrays``): a new
     searcher reads nothing they stored.
     """
 
@@ -111,17 +118,13 @@ class AlphaBeta:
         self.heuristic = resolve_heuristic(game, heuristic)
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
-        n = self.config.tt_size if self.config.tt else 1
-        self._table = _take_table(n)
-        weakref.finalize(self, _give_back, n, self._table)
-        self._kept = dict(  # the arrays that outlive one search
-            **{name: self._table[name] for name in TT_FIELDS}, history=np.zeros(game.num_actions, np.float64),
-            noise=np.zeros(game.num_actions, np.float64), cfg=np.zeros(N_CFG, np.int64),
-            stats=np.zeros(N_STATS, np.int64))
+        key, self._table = _take_arrays(game, self.config.tt_size if self.config.tt else 1)
+        weakref.finalize(self, _give_back, key, self._table)
+        self._kept = {name: self._table[name] for name in KEPT_FIELDS}
         self._generation = int(self._table["gen"][0])
         self._epoch = self._generation + 1  # entries stored before this generation are not ours
-        self._depth_cap = 0
-        self.arrays: NegamaxArrays | None = None
+        self._depth_cap = self._table["cap"]
+        self.arrays: NegamaxArrays | None = self._table["arrays"]
 
     def _buffers(self, max_depth: int) -> NegamaxArrays:
         """The search's record, with per-ply arrays for ``max_depth`` plies (grown on demand)."""
@@ -129,6 +132,7 @@ class AlphaBeta:
             g = self.game
             self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, max_depth, **self._kept)
             self._depth_cap = max_depth
+            self._table["arrays"], self._table["cap"] = self.arrays, max_depth
         return self.arrays
 
     def clear(self) -> None:
