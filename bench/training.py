@@ -1,8 +1,20 @@
-"""Training strength and speed: the figures of issue 8.
+"""Training strength and speed: the figures of issues 8 and 18.
 
+    python bench/training.py targets --game tictactoe --checkpoint DIR/best.zip [DIR2/best.zip ...]
+        issue 18's measures of trained checkpoints with zerosum.evaluate: tic-tac-toe, losses
+        of 2,000 games against random (1,000 per seat) from the empty board and after one
+        random ply, and of 400 against alphabeta(depth=9); Connect Four, the score against
+        random per seat (500 games each) and against alphabeta(depth=1, 2, 4) (50 per seat)
+    python bench/training.py ablation --recipe tictactoe --seeds 0 1 2 [--variants recipe no_opening ...]
+        train the recipe and its variants each without one ingredient (see ABLATIONS), per
+        seed, and measure best.zip and model.zip as `targets` does
+    python bench/training.py opponent_cost [--steps 4000]
+        a learner stepping random moves through SingleAgentEnv against fresh and reused
+        alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU)
+        and the fresh opponent's overhead
     python bench/training.py tictactoe [--seeds 0 1 2] [--games 500]
-        the `tictactoe` recipe (MaskablePPO, <= 100k steps): wall and CPU time, training
-        steps/s, then 500 deterministic games per seat against random
+        the `tictactoe` recipe: wall and CPU time, training steps/s, then 500 deterministic
+        games per seat against random
     python bench/training.py speed [--steps 30000]
         training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
     python bench/training.py pentago [--minutes 30] [--games 50]
@@ -21,7 +33,6 @@ import time
 from typing import Any
 
 import numpy as np
-
 from _report import emit, headline
 
 
@@ -44,7 +55,7 @@ def case_tictactoe(args: argparse.Namespace) -> None:
         cfg = recipe("tictactoe", seed=seed, out=f"{args.out}/tictactoe_seed{seed}", eval_every=0, eval_games=0,
                      **({"steps": args.steps} if args.steps else {}))
         cpu0, t0 = time.process_time(), time.perf_counter()
-        res = train(cfg)
+        res = train(cfg, overwrite=True)
         wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         for r in play_vs(res.checkpoint, "random", "tictactoe", args.games, seed=1000 + seed):
             rows.append({"seed": seed, "steps": res.steps, "train_s": round(res.seconds, 1), "wall_s": round(wall, 1),
@@ -53,6 +64,128 @@ def case_tictactoe(args: argparse.Namespace) -> None:
     emit("training_tictactoe_vs_random", rows,
          ["seed", "steps", "train_s", "wall_s", "cpu_s", "steps_per_s", "seat", "games", "won", "drawn", "lost"],
          {"recipe": recipe("tictactoe").hyperparameters(), "opponents": recipe("tictactoe").opponent})
+
+
+TARGETS: dict[str, list[tuple[str, str, int, int]]] = {  # game -> (label, opponent, games, opening plies)
+    "tictactoe": [("random", "random", 2000, 0), ("random_1ply", "random", 2000, 1),
+                  ("alphabeta9", "alphabeta(depth=9)", 400, 0)],
+    "connect_four": [("random", "random", 1000, 0), ("alphabeta1", "alphabeta(depth=1)", 100, 0),
+                     ("alphabeta2", "alphabeta(depth=2)", 100, 0), ("alphabeta4", "alphabeta(depth=4)", 100, 0)],
+    "pentago": [("random", "random", 200, 0), ("alphabeta1", "alphabeta(depth=1)", 100, 0),
+                ("alphabeta2", "alphabeta(depth=2)", 100, 0)],
+}
+# recipe -> variant -> what the variant changes (the recipe without one ingredient)
+ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
+    "tictactoe": {
+        "recipe": {},
+        "no_opening": {"random_opening": 0.0},
+        "random_only": {"opponent": "random", "opponent_weights": None},
+        "no_noisy": {"opponent": ["random", "solved"], "opponent_weights": [0.6, 0.4]},
+        "constant_lr": {"lr_schedule": "constant"},
+    },
+    "connect_four": {
+        "recipe": {},
+        "random_only": {"opponent": "random", "opponent_weights": None},
+    },
+}
+
+
+def measure(checkpoint: Any, game: str, seed: int = 12345) -> dict[str, Any]:
+    """The issue's measures of one checkpoint (deterministic policy) with zerosum.evaluate."""
+    import zerosum
+
+    out: dict[str, Any] = {}
+    for label, opponent, games, plies in TARGETS[game]:
+        r = zerosum.evaluate(f"ppo(path={checkpoint})", game, [opponent], games=games, seed=seed,
+                             opening_plies=plies).results[0]
+        out[label] = {"losses": r.first.losses + r.second.losses, "score": round(r.score, 4),
+                      "seat0": round(r.first.score, 4), "seat1": round(r.second.score, 4)}
+    return out
+
+
+def _flat(m: dict[str, Any], game: str) -> dict[str, Any]:
+    if game == "tictactoe":
+        return {f"lost_{k}": v["losses"] for k, v in m.items()}
+    return {f"{k}_{s}": v[s] for k, v in m.items() for s in ("seat0", "seat1")}
+
+
+def case_targets(args: argparse.Namespace) -> None:
+    rows = []
+    for ck in args.checkpoint:
+        t0 = time.perf_counter()
+        m = measure(ck, args.game)
+        rows.append({"checkpoint": ck, **_flat(m, args.game), "eval_s": round(time.perf_counter() - t0, 1)})
+    emit(f"training_targets_{args.game}", rows, list(rows[0]), {"targets": TARGETS[args.game]})
+
+
+def case_ablation(args: argparse.Namespace) -> None:
+    from zerosum.training.recipes import recipe
+    from zerosum.training.train import train
+
+    variants = args.variants or list(ABLATIONS[args.recipe])
+    game = recipe(args.recipe).game
+    rows = []
+    for variant in variants:
+        for seed in args.seeds:
+            over = dict(ABLATIONS[args.recipe][variant])
+            if args.steps:
+                over["steps"] = args.steps
+            cfg = recipe(args.recipe, seed=seed, out=f"{args.out}/{args.recipe}_{variant}_seed{seed}", **over)
+            cpu0, t0 = time.process_time(), time.perf_counter()
+            res = train(cfg, overwrite=True)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            best = res.metadata.get("best", {})
+            for which in ("best", "model"):
+                path = res.checkpoint.with_name(f"{which}.zip")
+                if path.exists():
+                    rows.append({"variant": variant, "seed": seed, "checkpoint": which,
+                                 "picked_at": best.get("steps") if which == "best" else res.steps,
+                                 "wall_s": round(wall), "cpu_s": round(cpu), **_flat(measure(path, game), game)})
+                    print(rows[-1], flush=True)
+    emit(f"training_ablation_{args.recipe}", rows, list(rows[0]),
+         {"variants": {v: ABLATIONS[args.recipe][v] for v in variants}})
+
+
+def _stepping(game: str, spec: str, fresh: bool, steps: int) -> dict[str, Any]:
+    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU time."""
+    from zerosum.training.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def walk(n: int) -> int:
+        episodes = 0
+        for _ in range(n):
+            _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if done:
+                env.reset()
+                episodes += 1
+        return episodes
+
+    walk(200)  # compiled code loaded, tables warm
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    episodes = walk(steps)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    return {"game": game, "opponent": spec, "fresh": fresh, "steps": steps, "episodes": episodes,
+            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu)}
+
+
+def case_opponent_cost(args: argparse.Namespace) -> None:
+    rows = []
+    for game, spec in (("pentago", "alphabeta(depth=2)"), ("tictactoe", "alphabeta(depth=9)")):
+        for _ in range(args.repeat):
+            pair = [_stepping(game, spec, fresh, args.steps) for fresh in (True, False)]
+            for r in pair:
+                r["fresh_overhead"] = round(pair[1]["cpu_steps_per_s"] / pair[0]["cpu_steps_per_s"] - 1, 3)
+            rows += pair
+    pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"]]
+    emit("training_opponent_cost", rows, ["game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
+                                          "cpu_steps_per_s", "fresh_overhead"],
+         {"headline": [headline("Pentago SingleAgentEnv steps/s vs fresh alphabeta(depth=2)",
+                                max(r["steps_per_s"] for r in pentago_fresh), 1421, ">= 3,000"),
+                       headline("fresh opponent overhead over a reused one (Pentago, CPU time)",
+                                pentago_fresh[-1]["fresh_overhead"], None, "<= 10%", lower_is_better=True)]})
 
 
 def case_speed(args: argparse.Namespace) -> None:
@@ -90,7 +223,7 @@ def case_pentago(args: argparse.Namespace) -> None:
     cfg = recipe("pentago", max_seconds=args.minutes * 60, steps=10**9, out=f"{args.out}/pentago",
                  eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed)
     cpu0 = time.process_time()
-    res = train(cfg)
+    res = train(cfg, overwrite=True)
     rows = [{k: r[k] for k in ("steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score")}
             for r in res.eval_rows]
     emit("training_pentago_vs_alphabeta1", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
@@ -118,8 +251,14 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("case", choices=["tictactoe", "speed", "pentago", "pentago_speed"])
+    ap.add_argument("case", choices=["targets", "ablation", "opponent_cost", "tictactoe", "speed", "pentago",
+                                     "pentago_speed"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
+    ap.add_argument("--checkpoint", nargs="+", default=[])
+    ap.add_argument("--recipe", default="tictactoe", choices=sorted(ABLATIONS))
+    ap.add_argument("--variants", nargs="+", default=None)
+    ap.add_argument("--repeat", type=int, default=1, help="opponent_cost: measure each pair this many times")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
     ap.add_argument("--steps", type=int, default=None)
@@ -132,9 +271,10 @@ def main() -> None:
     torch.set_num_threads(1)
     if args.games is None:
         args.games = 500 if args.case == "tictactoe" else 50
-    if args.steps is None and args.case in ("speed", "pentago_speed"):
-        args.steps = 30_000 if args.case == "speed" else 5_000
-    {"tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
+    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost"):
+        args.steps = {"speed": 30_000, "pentago_speed": 5_000, "opponent_cost": 4_000}[args.case]
+    {"targets": case_targets, "ablation": case_ablation, "opponent_cost": case_opponent_cost,
+     "tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
      "pentago_speed": case_pentago_speed}[args.case](args)
 
 

@@ -25,6 +25,7 @@ from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
 from zerosum.agents.noisy import NoisyAgent
 from zerosum.agents.search import AlphaBetaAgent, MCTSAgent, MinimaxAgent, PerfectNimAgent
+from zerosum.agents.solved import SolvedAgent
 from zerosum.games.kit import ZerosumError
 from zerosum.values import ValueSyntaxError, parse_options
 
@@ -45,6 +46,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "human": (HumanAgent, ()),
     "ppo": (learned_agent, ("path", "deterministic", "masked", "device")),  # any zerosum checkpoint (PPO, DQN)
     "noisy": (NoisyAgent, ("base", "epsilon")),
+    "solved": (SolvedAgent, ("max_states",)),
 }
 
 

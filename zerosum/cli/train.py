@@ -7,7 +7,12 @@
     zerosum train --game nim --variant misere=true piles=3,4,5 --algo ppo --out runs/nim
 
 Options left out keep the recipe's (or the default) value. The checkpoint is written to
-OUT/model.zip with OUT/model.json; tournaments load it as ``ppo(path=OUT/model.zip)``.
+OUT/model.zip with OUT/model.json, the best periodic evaluation's to OUT/best.zip (model.json
+says which evaluation picked it); tournaments load one as ``ppo(path=OUT/best.zip)``. A
+directory already holding a run is refused unless --resume (same settings) or --overwrite.
+With -v a progress line every 15 s: steps, steps/s, the opponent mix, the outcomes per seat
+and the latest evaluation; curves in OUT/progress.csv and OUT/eval.csv (and TensorBoard
+files with --tensorboard).
 """
 
 from __future__ import annotations
@@ -63,10 +68,11 @@ def _arch(text: str) -> tuple[int, ...]:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``zerosum train`` (every option defaults to the recipe's value)."""
-    from zerosum.training.recipes import RECIPES
+    from zerosum.training.recipes import RECIPES, describe_recipes
 
-    p = Parser(prog="zerosum train", description=__doc__, argument_default=S)
-    p.add_argument("--recipe", choices=sorted(RECIPES), help="start from a named recipe's settings")
+    p = Parser(prog="zerosum train", description=__doc__, argument_default=S,
+               epilog="recipes (--recipe NAME):\n" + describe_recipes())
+    p.add_argument("--recipe", metavar="NAME", help=f"start from a named recipe's settings: {', '.join(sorted(RECIPES))}")
     p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
     p.add_argument("--variant", action="extend", nargs="+", metavar="KEY=VALUE", help=VARIANT_HELP)
     p.add_argument("--opponent", type=_specs, metavar="SPECS",
@@ -100,13 +106,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--gamma", type=float, help="discount")
     p.add_argument("--algo-kwarg", action="extend", nargs="+", metavar="KEY=VALUE",
                    help="any other SB3 arguments of the algorithm, KEY=VALUE ... (values as for --variant)")
+    p.add_argument("--random-opening", type=float, metavar="P",
+                   help="chance that a training game starts with one random ply (default 0)")
+    p.add_argument("--lr-schedule", choices=("constant", "linear"), help="learning rate: constant or decaying to 0")
     p.add_argument("--seed", type=int, help="default 0")
     p.add_argument("--threads", type=int, help="torch threads (default 1: fastest for tiny nets on 2 cores)")
     p.add_argument("--eval-every", type=int, help="steps between evaluations (0: only at the end)")
     p.add_argument("--eval-opponents", type=_specs, metavar="SPECS", help="opponents to evaluate against")
     p.add_argument("--eval-games", type=int, help="evaluation games per opponent and seat (default 50)")
+    p.add_argument("--eval-openings", type=_numbers(int, "openings"), metavar="K1,K2",
+                   help="evaluate from these numbers of random opening plies (default 0)")
+    p.add_argument("--eval-exhaustive", action=argparse.BooleanOptionalAction,
+                   help="small games: also walk every opponent move against the policy (0 lines lost: it never loses)")
+    p.add_argument("--keep-best", action=argparse.BooleanOptionalAction,
+                   help="save best.zip at the best periodic evaluation (default on)")
     p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")
     p.add_argument("--out", help="output directory (default runs/train)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out (same settings) up to --steps")
+    p.add_argument("--overwrite", action="store_true", help="replace the run already in --out")
+    p.add_argument("--tensorboard", action=argparse.BooleanOptionalAction,
+                   help="write TensorBoard curves to OUT/tb (default: when tensorboard is installed)")
+    p.add_argument("--log-every", type=float, metavar="SECONDS", help="seconds between progress lines with -v")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("-v", "--verbose", action="count", help="-v: progress lines; -vv: SB3's log too")
     return p
@@ -118,12 +138,22 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 def config_from_args(ns: argparse.Namespace) -> Any:
     """The TrainConfig the parsed options describe."""
-    from zerosum.training.recipes import recipe
+    from zerosum.training.recipes import RECIPES, recipe
     from zerosum.training.train import TrainConfig
 
     args = vars(ns).copy()
     name = args.pop("recipe", None)
-    args.pop("json", None)
+    for flag in ("json", "resume", "overwrite"):
+        args.pop(flag, None)
+    if name is not None and name not in RECIPES:
+        raise UsageError(f"unknown recipe {name!r}; available: {', '.join(sorted(RECIPES))}")
+    if name is not None and "game" in args:
+        from zerosum.games.registry import ENVS
+
+        asked = ENVS[args["game"]][1] if args["game"] in ENVS else args["game"]
+        if asked != RECIPES[name]["game"]:
+            raise UsageError(f"recipe {name!r} trains {RECIPES[name]['game']}, not {asked}; drop --game or pick a "
+                             f"{asked} recipe ({', '.join(sorted(n for n, r in RECIPES.items() if r['game'] == asked)) or 'none yet'})")
     try:
         algo_kwargs = parse_assignments(args.pop("algo_kwarg", []), "--algo-kwarg")
     except ValueSyntaxError as exc:
@@ -174,13 +204,13 @@ def _run(ns: argparse.Namespace) -> int:
     from zerosum.training.train import train
 
     try:
-        result = train(cfg)
+        result = train(cfg, resume=bool(getattr(ns, "resume", False)), overwrite=bool(getattr(ns, "overwrite", False)))
     except TypeError as exc:  # a bad --algo-kwarg reaches SB3's constructor
         raise UsageError(str(exc)) from None
     summary = {"checkpoint": str(result.checkpoint) if result.checkpoint else None, "steps": result.steps,
                "seconds": round(result.seconds, 2), "steps_per_second": round(result.steps_per_second),
                "eval_seconds": round(result.eval_seconds, 2), "training_outcomes": result.outcomes,
-               "final_eval": result.metadata.get("eval", [])}
+               "final_eval": result.metadata.get("eval", []), "best": result.metadata.get("best")}
     if as_json:
         print(json.dumps(summary))
         return 0
@@ -191,6 +221,12 @@ def _run(ns: argparse.Namespace) -> int:
               f"{row['losses']} lost of {row['games']}")
     if result.checkpoint:
         print(f"checkpoint: {result.checkpoint}  (play it as \"ppo(path={result.checkpoint})\")")
+        best = result.metadata.get("best")
+        if best:
+            lines = f"{best['lines_lost']} of {best['lines']} lines lost against every opponent move, " \
+                if "lines_lost" in best else ""
+            print(f"best: {result.checkpoint.with_name('best.zip')}  (evaluation at {best['steps']:,} steps: {lines}"
+                  f"{best['losses']} lost of {best['games']} games, mean score {best['score']:.3f})")
     return 0
 
 

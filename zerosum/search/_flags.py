@@ -12,9 +12,10 @@ INF = 1e18
 # ---- alpha-beta (and minimax) ----
 # flags (cfg[C_FLAGS]): which enhancements are on
 F_TT, F_TT_MOVE, F_HINT, F_KILLERS, F_HISTORY = 1, 2, 4, 8, 16
-# cfg slots: flags, history increment (0: 2^depth, 1: depth^2), node budget, TT generation, seeded root
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED = 0, 1, 2, 3, 4
-N_CFG = 5
+# cfg slots: flags, history increment (0: 2^depth, 1: depth^2), node budget, TT generation, seeded root,
+# and the TT epoch: entries stored before generation C_EPOCH are another searcher's (or cleared), never read
+C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_EPOCH = 0, 1, 2, 3, 4, 5
+N_CFG = 6
 # stats slots (minimax counts NODES and LEAVES only)
 NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED = 0, 1, 2, 3, 4, 5
 N_STATS = 6

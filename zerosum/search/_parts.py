@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, types
 
 from zerosum.games.kit.kernels import P0_WINS, P1_WINS
-from zerosum.search._flags import C_GEN, EXACT, F_TT, HITS, LOWER, MC_C_UCT, PROBES, UPPER
+from zerosum.search._flags import C_EPOCH, C_GEN, EXACT, F_TT, HITS, LOWER, MC_C_UCT, PROBES, UPPER
 from zerosum.search.result import WIN, WIN_BOUND
 
 TT_FIRST, HINT_WEIGHT, KILLER = 1e30, 1e20, 1e15  # ordering score bonuses, largest first
@@ -91,10 +91,10 @@ def _from_tt(v, ply):  # pragma: no cover - compiled
 def tt_probe(w, k, slot, ply, depth, alpha, beta):  # pragma: no cover - compiled
     """(cut, value, hash move): ``cut`` when the stored entry settles this node at ``value``."""
     w.stats[PROBES] += 1
-    if w.tt_key[slot] != k:
+    meta = w.tt_meta[slot]
+    if w.tt_key[slot] != k or (meta >> 16) < w.cfg[C_EPOCH]:  # an entry from before the epoch: cleared
         return False, 0.0, -1
     w.stats[HITS] += 1
-    meta = w.tt_meta[slot]
     stored, bound = meta & 0xFF, (meta >> 8) & 0xFF
     v = _from_tt(w.tt_val[slot], ply)
     # Depth-exact reuse keeps every value equal to minimax's at the same depth; a proven

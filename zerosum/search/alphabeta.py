@@ -16,6 +16,7 @@ of the game at every node: a game may give one player two turns in a row.
 from __future__ import annotations
 
 import time as _time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,7 @@ from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import (
-    ABORTED, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS,
+    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS,
     F_TT, F_TT_MOVE, HITS, INF, LEAVES, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES,
 )
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
@@ -72,8 +73,45 @@ class AlphaBetaConfig:
         return f
 
 
+TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
+KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "cfg", "stats")  # the arrays that outlive one search
+_FREE: dict[tuple[int, ...], list[dict]] = {}  # the arrays of searchers gone, by game shape and table size
+_MAX_FREE = 4
+
+
+def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict]:
+    """A searcher's arrays (a table of ``n`` entries and its record): ones a searcher left behind, else new.
+
+    A table's entries carry the generation of the search that stored them, and ``gen``
+    the last generation handed out on it; a new owner starts its epoch above that and
+    reads nothing older, so a reused table is as empty as a new one without being
+    cleared (a fresh opponent per game then costs no 8 MB of zeroing and page faults,
+    and no new record).
+    """
+    key = (game.initial.shape[0], game.max_moves, game.num_actions, n)
+    free = _FREE.get(key)
+    if free:
+        bundle = free.pop()
+        bundle["history"][:] = 0
+        return key, bundle
+    return key, {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
+                 "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64),
+                 "history": np.zeros(game.num_actions, np.float64), "noise": np.zeros(game.num_actions, np.float64),
+                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "cap": 0}
+
+
+def _give_back(key: tuple[int, ...], bundle: dict) -> None:
+    free = _FREE.setdefault(key, [])
+    if len(free) < _MAX_FREE:
+        free.append(bundle)
+
+
 class AlphaBeta:
-    """A reusable alpha-beta searcher for one game and heuristic (keeps its TT between searches)."""
+    """A reusable alpha-beta searcher for one game and heuristic (keeps its TT between searches).
+
+    The table's memory comes from searchers that are gone (see ``_take_arrays``): a new
+    searcher reads nothing they stored.
+    """
 
     def __init__(self, game: Game, heuristic=None, config: AlphaBetaConfig | None = None, **options) -> None:
         self.game = game
@@ -81,15 +119,13 @@ class AlphaBeta:
         self.heuristic = resolve_heuristic(game, heuristic)
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
-        n = self.config.tt_size if self.config.tt else 1
-        self._kept = {  # the arrays that outlive one search
-            "tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
-            "tt_meta": np.zeros(n, np.int64), "history": np.zeros(game.num_actions, np.float64),
-            "noise": np.zeros(game.num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
-            "stats": np.zeros(N_STATS, np.int64)}
-        self._generation = 0
-        self._depth_cap = 0
-        self.arrays: NegamaxArrays | None = None
+        key, self._table = _take_arrays(game, self.config.tt_size if self.config.tt else 1)
+        weakref.finalize(self, _give_back, key, self._table)
+        self._kept = {name: self._table[name] for name in KEPT_FIELDS}
+        self._generation = int(self._table["gen"][0])
+        self._epoch = self._generation + 1  # entries stored before this generation are not ours
+        self._depth_cap = self._table["cap"]
+        self.arrays: NegamaxArrays | None = self._table["arrays"]
 
     def _buffers(self, max_depth: int) -> NegamaxArrays:
         """The search's record, with per-ply arrays for ``max_depth`` plies (grown on demand)."""
@@ -97,12 +133,13 @@ class AlphaBeta:
             g = self.game
             self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, max_depth, **self._kept)
             self._depth_cap = max_depth
+            self._table["arrays"], self._table["cap"] = self.arrays, max_depth
         return self.arrays
 
     def clear(self) -> None:
-        """Forget the TT and history (they are otherwise kept between searches)."""
-        for name in ("tt_key", "tt_val", "tt_move", "tt_meta", "history"):
-            self._kept[name][:] = 0
+        """Forget the TT (a new epoch: older entries are never read) and the history."""
+        self._epoch = self._generation + 1
+        self._kept["history"][:] = 0
 
     def search(self, state: State, depth: int | None = None, *, time: float | None = None,
                nodes: int | None = None, seed: int | np.random.Generator | None = None) -> SearchResult:
@@ -115,7 +152,8 @@ class AlphaBeta:
             raise ValueError("give a budget: depth=, time= (seconds) or nodes=")
         max_depth = int(depth) if depth is not None else g.max_game_length
         w = self._buffers(max_depth)
-        self._generation = (self._generation + 1) & 0xFFFF
+        self._generation += 1  # stored in 47 bits of each entry: never wraps
+        self._table["gen"][0] = self._generation
         w.killers[:] = -1
         if seed is None:
             w.noise[:] = 0.0
@@ -123,6 +161,7 @@ class AlphaBeta:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
             w.noise[:] = rng.random(g.num_actions)
         w.cfg[C_FLAGS], w.cfg[C_GEN], w.cfg[C_SEEDED] = self.config.flags, self._generation, seed is not None
+        w.cfg[C_EPOCH] = self._epoch
         w.cfg[C_HIST_MODE] = 0 if self.config.history_increment == "pow2" else 1
         w.stack[0] = state
         return self._deepen(w, max_depth, NO_LIMIT if nodes is None else int(nodes), time)

@@ -18,9 +18,17 @@ from zerosum.games.kit.specialize import cache_dir, specialize
 TEMPLATE = Path(__file__).with_name("_template.py")
 
 
+_BY_KERNELS: dict[int, tuple[object, ModuleType]] = {}  # id(kernels) -> (kernels, module): a searcher per game is cheap
+
+
 def for_game(game: Game) -> ModuleType:
     """The compiled search kernels for ``game``'s rules (built and compiled on first use)."""
-    return specialize(TEMPLATE, game.kernels)
+    hit = _BY_KERNELS.get(id(game.kernels))
+    if hit is not None and hit[0] is game.kernels:
+        return hit[1]
+    module = specialize(TEMPLATE, game.kernels)
+    _BY_KERNELS[id(game.kernels)] = (game.kernels, module)
+    return module
 
 
 __all__ = ["TEMPLATE", "cache_dir", "for_game"]

@@ -15,11 +15,20 @@ from typing import Any
 
 # name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1.
 RECIPES: dict[str, dict[str, Any]] = {
-    # MaskablePPO against random, both seats alternating; see bench/training.py for what it reaches.
+    # MaskablePPO against a mixture: random (wins to learn from), perfect play (`solved`: random
+    # among the best moves; never lose to it), perfect play that blunders 30% of the time (threats
+    # of every kind to answer) and alphabeta(depth=9) itself (it always opens in the centre and
+    # takes the fastest win); half the games begin with one random ply. Every 25k steps the policy
+    # is walked against every opponent move (a proof for tic-tac-toe); best.zip: the evaluation
+    # with the fewest lines lost, then losses. `bench/training.py ablation` measures each ingredient.
     "tictactoe": {
-        "game": "tictactoe", "opponent": "random", "steps": 100_000, "n_envs": 8, "net_arch": (64, 64),
-        "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.0},
-        "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 25_000,
+        "game": "tictactoe",
+        "opponent": ["random", "solved", "noisy(base=solved, epsilon=0.3)", "alphabeta(depth=9)"],
+        "opponent_weights": [0.2, 0.3, 0.4, 0.1], "random_opening": 0.5, "steps": 300_000, "n_envs": 8,
+        "net_arch": (128, 128), "lr_schedule": "linear",
+        "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 10, "learning_rate": 1e-3, "ent_coef": 0.01},
+        "eval_opponents": ["random"], "eval_games": 100, "eval_openings": [0, 1], "eval_exhaustive": True,
+        "eval_every": 25_000,
     },
     # The same for 30k steps (about 10-20 s): what `make run` trains for its tournament.
     "tictactoe_quick": {
@@ -43,13 +52,27 @@ RECIPES: dict[str, dict[str, Any]] = {
         "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.01},
         "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 50_000,
     },
-    # Pentago against one-ply alpha-beta, with a fifth of the games against random so that the
-    # learner sees wins from the start (a long run: pass --steps or --max-seconds for your budget).
+    # Connect Four (PettingZoo's MaskablePPO tutorial game) against random, one-ply alpha-beta and
+    # two-ply alpha-beta that blunders a quarter of the time; 600k steps, about 12 min on 2 cores.
+    "connect_four": {
+        "game": "connect_four",
+        "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.25)"],
+        "opponent_weights": [0.3, 0.35, 0.35], "steps": 600_000, "n_envs": 8, "net_arch": (256, 256),
+        "lr_schedule": "linear",
+        "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01},
+        "eval_opponents": ["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], "eval_games": 50,
+        "eval_every": 100_000,
+    },
+    # Pentago against alpha-beta: a tenth of the games against random (wins from the start), then
+    # depth 1, depth 2 blundering 30% of the time, and depth 2 (a long run: pass --steps or
+    # --max-seconds for your budget; bench/training.py pentago reports the curve).
     "pentago": {
-        "game": "pentago", "opponent": ["random", "alphabeta(depth=1)"], "opponent_weights": [0.2, 0.8],
-        "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
+        "game": "pentago",
+        "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.3)", "alphabeta(depth=2)"],
+        "opponent_weights": [0.1, 0.4, 0.25, 0.25], "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
-        "eval_opponents": ["alphabeta(depth=1)"], "eval_games": 50, "eval_every": 100_000, "save_every": 250_000,
+        "eval_opponents": ["alphabeta(depth=1)", "alphabeta(depth=2)"], "eval_games": 25, "eval_every": 200_000,
+        "save_every": 500_000,
     },
     # The same through a curriculum: random until 90% of wins, then alphabeta(depth=1), then depth 2.
     "pentago_curriculum": {
@@ -61,18 +84,36 @@ RECIPES: dict[str, dict[str, Any]] = {
 }
 
 
+def describe_recipes() -> str:
+    """One line per recipe: its name and what it trains (for ``zerosum train --help``)."""
+    return "\n".join(f"  {name:<20} {RECIPE_NOTES.get(name, RECIPES[name]['game'])}" for name in sorted(RECIPES))
+
+
 def recipe(name: str, **overrides: Any) -> Any:
-    """The TrainConfig of a named recipe, with overrides."""
+    """The TrainConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
     from zerosum.training.train import TrainConfig
 
     try:
         base = RECIPES[name]
     except KeyError:
         raise ValueError(f"unknown recipe {name!r}; available: {', '.join(sorted(RECIPES))}") from None
+    if "game" in overrides and overrides["game"] != base["game"]:
+        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
     fields = {**base, **overrides}
     if "algo_kwargs" in overrides:
         fields["algo_kwargs"] = {**base.get("algo_kwargs", {}), **overrides["algo_kwargs"]}
     return TrainConfig(**fields)
+
+
+RECIPE_NOTES: dict[str, str] = {
+    "tictactoe": "tic-tac-toe, never loses (random, perfect play, blundering perfect play; 300k steps, ~3 min)",
+    "tictactoe_quick": "tic-tac-toe against random, 30k steps (~20 s): beats random, loses to perfect play",
+    "tictactoe_dqn": "tic-tac-toe, masked DQN against random (100k steps)",
+    "tictactoe_self_play": "tic-tac-toe, self-play snapshots plus random (200k steps)",
+    "connect_four": "Connect Four against random and noisy alpha-beta (15 min)",
+    "pentago": "Pentago against random, alpha-beta depth 1 and (noisy) depth 2 (long; give --max-seconds)",
+    "pentago_curriculum": "Pentago through random, alpha-beta depth 1, depth 2 by win rate (long)",
+}
 
 
 def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *, seed: int = 0,
@@ -97,7 +138,46 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     if steps is not None:
         overrides["steps"] = steps
     result = train(recipe("tictactoe_quick", **overrides))
+    print(f"note: {zip_path}: the quick tic-tac-toe agent (recipe tictactoe_quick, {result.steps:,} steps against "
+          "random; it loses to perfect play): `zerosum train --recipe tictactoe` trains the one that never loses",
+          flush=True)
     return save_checkpoint(result.model, zip_path, result.metadata)
 
 
-__all__ = ["RECIPES", "ensure_tictactoe_checkpoint", "recipe"]
+def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", *, seed: int = 0,
+                                  verbose: int = 0) -> Path:
+    """The tic-tac-toe checkpoint at ``path``, trained first with the ``tictactoe`` recipe if missing.
+
+    The recipe's run goes to ``<path's folder>/tictactoe_run`` and its ``best.zip`` (the
+    periodic evaluation with the fewest losses) is copied to ``path``. An existing readable
+    checkpoint is returned as is; a file that is not one is an error, never overwritten.
+    """
+    import shutil
+
+    from zerosum.agents.checkpoints import CheckpointError, checkpoint_paths, read_metadata
+
+    zip_path, sidecar = checkpoint_paths(path)
+    if zip_path.exists() or sidecar.exists():
+        meta = read_metadata(zip_path)
+        if meta["game"] != "tictactoe":
+            raise CheckpointError(f"{zip_path} is a {meta['game']} checkpoint, not tic-tac-toe")
+        return zip_path
+    from zerosum.training.train import train
+
+    run = zip_path.parent / "tictactoe_run"
+    result = train(recipe("tictactoe", seed=seed, out=str(run), verbose=verbose), overwrite=True)
+    best = result.metadata.get("best") or {}
+    source = run / ("best.zip" if best else "model.zip")
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source.with_suffix(".json"), sidecar.with_name(sidecar.name + ".tmp"))
+    shutil.copyfile(source, zip_path.with_name(zip_path.stem + ".tmp.zip"))
+    sidecar.with_name(sidecar.name + ".tmp").replace(sidecar)
+    zip_path.with_name(zip_path.stem + ".tmp.zip").replace(zip_path)
+    print(f"note: {zip_path}: the never-losing tic-tac-toe agent (recipe tictactoe, {source.name} of {result.steps:,} "
+          f"steps, picked at {best.get('steps', result.steps):,}: {best.get('losses', '?')} lost of "
+          f"{best.get('games', '?')} evaluation games)", flush=True)
+    return zip_path
+
+
+__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe", "ensure_tictactoe_checkpoint",
+           "recipe"]

@@ -38,6 +38,11 @@ one first move in 30 seeded games instead of 20). ``fresh_opponents=False`` keep
 instance per spec (faster for cheap games and stateless agents). Agent objects are used
 as given, reseeded from the env's generator before each move.
 
+**Openings.** ``random_opening=p`` starts an episode, with probability ``p``, by one
+uniformly random ply for whoever is to move (the learner's seat included), as
+:func:`zerosum.evaluate` does with ``opening_plies=1``: the learner then also meets the
+positions a fixed opponent never leads to (default 0: always the empty board).
+
 ``reset(seed=s)`` reseeds the seat choice and the opponent's generator, so a seeded run
 replays exactly. The episode's end ``info`` says ``outcome`` (win/draw/loss/illegal),
 ``seat`` and ``opponent``.
@@ -83,7 +88,8 @@ class SingleAgentEnv(gym.Env):
     def __init__(self, game: str | Game = "tictactoe", opponent: str | Agent | OpponentSource = "random", *,
                  seat: int | str = "alternate", first_seat: int = 0, obs_format: str = "flat",
                  illegal_penalty: float = -1.0, variant: dict[str, Any] | None = None,
-                 fresh_opponents: bool = True, render_mode: str | None = None) -> None:
+                 fresh_opponents: bool = True, random_opening: float = 0.0,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         if seat not in SEATS or isinstance(seat, bool):
             raise ValueError(f"seat={seat!r} is not allowed: one of {SEATS}")
@@ -91,6 +97,8 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"first_seat={first_seat!r} is not allowed: 0 or 1")
         if obs_format not in OBS_FORMATS:
             raise ValueError(f"obs_format={obs_format!r} is not allowed: one of {OBS_FORMATS}")
+        if isinstance(random_opening, bool) or not 0.0 <= float(random_opening) <= 1.0:
+            raise ValueError(f"random_opening={random_opening!r} is not allowed: a probability in [0, 1]")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not allowed: "
                              f"one of {self.metadata['render_modes']} or None")
@@ -112,6 +120,7 @@ class SingleAgentEnv(gym.Env):
         self.action_space = spaces.Discrete(g.num_actions)
         self._moves = np.empty(g.max_moves, dtype=np.int64)
         self.fresh_opponents = bool(fresh_opponents)
+        self.random_opening = float(random_opening)
         self._agents: dict[str, Agent] = {}  # this env's own opponent instances, by spec (when reused)
         self._opp_rng = np.random.default_rng()
         self._episode = 0
@@ -185,6 +194,9 @@ class SingleAgentEnv(gym.Env):
         self.opponent = self._agent(choice)
         self.opponent.reset()
         self.state = self.game.initial_state()
+        if self.random_opening and self.np_random.random() < self.random_opening:
+            self._mask = self._legal_mask()
+            self.state = self.game.apply(self.state, int(self.np_random.choice(np.flatnonzero(self._mask))))
         self._opponent_moves()
         if self.game.is_terminal(self.state):
             raise ValueError(f"the game ended before the learner's first move (seat {self.learner}); "

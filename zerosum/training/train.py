@@ -12,10 +12,19 @@ without masks, where an illegal action ends the episode with a penalty), callbac
 evaluation, self-play snapshots and outcome counts, then ``learn`` and save the
 checkpoint with its metadata. Output directory::
 
+    run.json                   the settings, written before training starts
     model.zip, model.json      the final checkpoint and its metadata
+    best.zip, best.json        the checkpoint of the best periodic evaluation (``keep_best``):
+                               fewest losses, then highest score; both .json files say which
+                               evaluation picked it (``"best"``)
     checkpoints/step_N.zip     periodic checkpoints (with ``save_every``)
     eval.csv                   periodic evaluation: wins/draws/losses per opponent and seat
     progress.csv               SB3's training log (and TensorBoard files when installed)
+
+A directory that already holds a run is refused before anything is written, unless
+``resume=True`` (same settings: load ``model.zip`` and train on to ``steps``) or
+``overwrite=True``. Opponent and evaluation specs are built and checked against the game
+first too (``perfect_nim`` cannot play tic-tac-toe), so bad input fails before training.
 
 Seeds: the same ``seed`` on the same machine replays the run exactly (SB3 seeds python,
 numpy and torch; env ``i`` is seeded ``seed + i``, and its opponent's generator from it).
@@ -24,6 +33,7 @@ numpy and torch; env ``i`` is seeded ``seed + i``, and its opponent's generator 
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +42,7 @@ from typing import Any
 
 from zerosum.agents.checkpoints import ALGOS, require_train_extra
 from zerosum.agents.learned import OBS_FORMATS
+from zerosum.games.kit import ZerosumError
 from zerosum.training.opponents import Curriculum, FixedOpponent, MixedOpponent, OpponentSource, SelfPlayPool
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
@@ -44,6 +55,13 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
 
 
 ACTIVATIONS = ("tanh", "relu")
+LR_SCHEDULES = ("constant", "linear")
+# settings that may differ between a run and its resumption (they do not change what is learned)
+RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
+
+
+class TrainingSetupError(ZerosumError, ValueError):
+    """Training refused before it starts: a bad opponent, or an output directory holding another run."""
 
 
 def _activation(name: str) -> Any:
@@ -64,6 +82,7 @@ class TrainConfig:
     threshold: float = 0.8                       # curriculum: advance at this win rate ...
     window: int = 500                            # ... over this many episodes
     curriculum_metric: str = "win"               # "win" or "score" (draw = half)
+    random_opening: float = 0.0                  # chance that an episode starts with one random ply
     self_play: bool = False                      # play a pool of frozen snapshots
     pool_size: int = 10
     snapshot_every: int = 20_000
@@ -85,6 +104,11 @@ class TrainConfig:
     eval_every: int = 0                          # 0: evaluate only at the end
     eval_opponents: list[str] = field(default_factory=lambda: ["random"])
     eval_games: int = 50                         # per opponent and seat
+    eval_openings: list[int] = field(default_factory=lambda: [0])  # evaluate from these numbers of random plies
+    eval_exhaustive: bool = False                # also walk every opponent move (small games: a proof)
+    keep_best: bool = True                       # save best.zip at the best periodic evaluation
+    lr_schedule: str = "constant"                # "linear": the learning rate decays to 0 at `steps`
+    log_every: float = 15.0                      # seconds between progress lines (verbose >= 1)
     save_every: int = 0
     out: str | None = "runs/train"
     tensorboard: bool = True                     # when tensorboard is installed
@@ -107,6 +131,13 @@ class TrainConfig:
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: at least 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ValueError(f"lr_schedule={self.lr_schedule!r} is not allowed: one of {', '.join(LR_SCHEDULES)}")
+        if isinstance(self.random_opening, bool) or not 0.0 <= float(self.random_opening) <= 1.0:
+            raise ValueError(f"random_opening={self.random_opening!r} is not allowed: a probability in [0, 1]")
+        self.eval_openings = [int(k) for k in self.eval_openings] or [0]
+        if min(self.eval_openings) < 0:
+            raise ValueError(f"eval_openings={self.eval_openings!r} is not allowed: numbers of plies >= 0")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
 
@@ -114,7 +145,12 @@ class TrainConfig:
         """The algorithm's settings in force (defaults plus overrides)."""
         base = DQN_DEFAULTS if self.algo in ("dqn", "maskable_dqn") else PPO_DEFAULTS
         return {**base, **self.algo_kwargs, "net_arch": list(self.net_arch), "activation": self.activation,
-                "n_envs": self.n_envs}
+                "n_envs": self.n_envs, "lr_schedule": self.lr_schedule}
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that define what a run learns (compared when a directory is reused)."""
+        fields = json.loads(json.dumps(dataclasses.asdict(self), default=list))
+        return {k: v for k, v in fields.items() if k not in RESUMABLE}
 
 
 @dataclass
@@ -160,7 +196,8 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
         def make() -> Any:
             opp = source if cfg.vec == "dummy" else make_source(cfg)
             return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
-                                          illegal_penalty=cfg.illegal_penalty, variant=cfg.variant))
+                                          illegal_penalty=cfg.illegal_penalty, variant=cfg.variant,
+                                          random_opening=cfg.random_opening))
         return make
 
     fns = [factory(i) for i in range(cfg.n_envs)]
@@ -175,6 +212,9 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
     policy = "MultiInputPolicy" if cfg.obs_format == "dict" else "MlpPolicy"
     kwargs = cfg.hyperparameters()
     kwargs.pop("n_envs")
+    if kwargs.pop("lr_schedule") == "linear":
+        start_lr = float(kwargs["learning_rate"])
+        kwargs["learning_rate"] = lambda remaining: start_lr * remaining  # SB3 passes the fraction left, 1 -> 0
     policy_kwargs = {"net_arch": list(kwargs.pop("net_arch")), "activation_fn": _activation(kwargs.pop("activation"))}
     return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
                tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
@@ -182,39 +222,124 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
 
 def _tensorboard_available() -> bool:
     try:
-        import tensorboard  # noqa: F401
+        import tensorboard
     except ImportError:
         return False
     return True
 
 
-def train(cfg: TrainConfig) -> TrainResult:
-    """Run one training and save the checkpoint under ``cfg.out`` (None: keep it in memory only)."""
+def opponent_specs(cfg: TrainConfig) -> list[str]:
+    """Every agent spec a run plays against or evaluates with."""
+    specs = list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent]
+    return list(dict.fromkeys([*specs, *(cfg.curriculum or []), *cfg.eval_opponents]))
+
+
+def check_opponents(cfg: TrainConfig, game: Any) -> None:
+    """Build every opponent and evaluation spec and prepare it for the game; TrainingSetupError if one cannot play."""
+    from zerosum.agents import make_agent
+
+    for spec in opponent_specs(cfg):
+        try:
+            make_agent(spec).prepare(game)
+        except (ValueError, TypeError) as exc:
+            raise TrainingSetupError(f"opponent {spec!r} cannot play {game.name}: {exc}") from None
+
+
+def existing_settings(out: Path) -> dict[str, Any] | None:
+    """The settings of the run already in ``out`` (run.json, or model.json of an older run), or None."""
+    for name, key in (("run.json", "settings"), ("model.json", "config")):
+        path = out / name
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise TrainingSetupError(f"{out} holds an unreadable {name} ({exc}); give another --out, "
+                                         "or --overwrite") from None
+            found = data.get(key, {}) if isinstance(data, dict) else {}
+            return {k: v for k, v in found.items() if k not in RESUMABLE}
+    return None
+
+
+def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
+    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting; True when resuming."""
+    if resume and overwrite:
+        raise TrainingSetupError("give either resume or overwrite, not both")
+    old = existing_settings(out) if out.is_dir() else None
+    if old is None:
+        if resume:
+            raise TrainingSetupError(f"nothing to resume in {out}: no run.json or model.json there")
+        return False
+    if overwrite:
+        return False
+    new = cfg.settings()
+    diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    if resume:
+        if diff:
+            raise TrainingSetupError(f"cannot resume the run in {out}: its settings differ in "
+                                     + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff))
+        if not (out / "model.zip").is_file():
+            raise TrainingSetupError(f"cannot resume the run in {out}: it has no model.zip yet (it stopped "
+                                     "before saving); start it again with overwrite")
+        return True
+    what = ("with different settings (" + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff[:6])
+            + (" ..." if len(diff) > 6 else "") + ")") if diff else "with the same settings"
+    raise TrainingSetupError(f"{out} already holds a run {what}; nothing was written. Give another --out, "
+                             "--resume to continue it (same settings), or --overwrite to replace it")
+
+
+def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) -> TrainResult:
+    """Run one training and save the checkpoint under ``cfg.out`` (None: keep it in memory only).
+
+    Everything that can be refused is checked before anything is written: the game and
+    variant, every opponent and evaluation spec, and the output directory (a run already
+    there needs ``resume`` or ``overwrite``).
+    """
     game = resolve_game(cfg.game, cfg.variant)  # a bad game or variant fails before torch loads
+    check_opponents(cfg, game)
+    out = Path(cfg.out) if cfg.out else None
+    resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
     require_train_extra()
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import configure
 
+    from zerosum.agents.checkpoints import algo_class, save_checkpoint
     from zerosum.training.callbacks import (
-        EvalCallback, OutcomeCallback, PeriodicSaveCallback, SelfPlayCallback, TimeLimitCallback,
+        EvalCallback, OutcomeCallback, PeriodicSaveCallback, ProgressCallback, SelfPlayCallback, TimeLimitCallback,
     )
-    from zerosum.agents.checkpoints import save_checkpoint
 
     torch.set_num_threads(cfg.threads)
-    out = Path(cfg.out) if cfg.out else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
+        if not resuming:
+            for name in ("eval.csv", "progress.csv", "best.zip", "best.json"):
+                (out / name).unlink(missing_ok=True)
+        (out / "run.json").write_text(json.dumps({"settings": cfg.settings(), "steps": cfg.steps}, indent=2,
+                                                 default=list) + "\n")
     source = make_source(cfg)
     env = make_vec_env(cfg, source)
     tb = _tensorboard_available() and cfg.tensorboard and out is not None
-    model = make_model(cfg, env, str(out / "tb") if tb and out is not None else None)
+    if resuming:
+        assert out is not None
+        model = algo_class(cfg.algo).load(str(out / "model.zip"), env=env, device=cfg.device,
+                                          tensorboard_log=str(out / "tb") if tb else None)
+    else:
+        model = make_model(cfg, env, str(out / "tb") if tb and out is not None else None)
     formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
     model.set_logger(configure(str(out) if out else None, formats))
 
+    def save_best(steps: int, summary: dict[str, Any]) -> None:
+        if out and cfg.keep_best:
+            meta = _metadata(cfg, game, source, steps)
+            meta["best"] = {"path": "best.zip", **summary}
+            save_checkpoint(model, out / "best.zip", meta)
+
     evaluator = EvalCallback(game, cfg.eval_opponents, every=cfg.eval_every, games_per_seat=cfg.eval_games,
-                             algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed,
-                             csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose)
+                             algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed, openings=cfg.eval_openings,
+                             csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose, on_best=save_best,
+                             exhaustive=cfg.eval_exhaustive)
+    if resuming and out and (out / "best.json").is_file():
+        evaluator.best = json.loads((out / "best.json").read_text()).get("best")
     outcomes = OutcomeCallback(source, verbose=cfg.verbose)
     callbacks: list[BaseCallback] = [outcomes]
     if isinstance(source, SelfPlayPool):
@@ -223,16 +348,22 @@ def train(cfg: TrainConfig) -> TrainResult:
     if out and cfg.save_every:
         callbacks.append(PeriodicSaveCallback(out / "checkpoints", every=cfg.save_every,
                                               metadata=lambda steps: _metadata(cfg, game, source, steps)))
-    if cfg.eval_games > 0 and cfg.eval_opponents:
+    evaluating = cfg.eval_games > 0 and bool(cfg.eval_opponents)
+    if evaluating:
         callbacks.append(evaluator)
+    if cfg.verbose:
+        callbacks.append(ProgressCallback(cfg.steps, outcomes, evaluator if evaluating else None, every=cfg.log_every))
     if cfg.max_seconds:
         callbacks.append(TimeLimitCallback(cfg.max_seconds, evaluator))
 
     start = time.perf_counter()
-    model.learn(total_timesteps=cfg.steps, callback=callbacks, progress_bar=False)
+    remaining = max(cfg.steps - model.num_timesteps, 1) if resuming else cfg.steps
+    model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=False, reset_num_timesteps=not resuming)
     seconds = time.perf_counter() - start - evaluator.eval_seconds
     meta = _metadata(cfg, game, source, model.num_timesteps)
-    meta["eval"] = evaluator.history[-2 * len(cfg.eval_opponents):] if evaluator.history else []
+    meta["eval"] = [r for r in evaluator.history if r["steps"] == evaluator.history[-1]["steps"]]
+    if out and cfg.keep_best and evaluator.best is not None:
+        meta["best"] = {"path": "best.zip", **evaluator.best}
     checkpoint = save_checkpoint(model, out / "model.zip", meta) if out else None
     env.close()
     counts = {f"seat{s}": dict(zip(("win", "draw", "loss", "illegal"), map(int, outcomes.counts[s]))) for s in (0, 1)}
@@ -250,5 +381,5 @@ def _metadata(cfg: TrainConfig, game: Any, source: OpponentSource, steps: int) -
                           hyperparameters=cfg.hyperparameters(), extra={"config": config})
 
 
-__all__ = ["DQN_DEFAULTS", "PPO_DEFAULTS", "TrainConfig", "TrainResult", "make_model", "make_source",
-           "make_vec_env", "train"]
+__all__ = ["DQN_DEFAULTS", "PPO_DEFAULTS", "TrainConfig", "TrainResult", "TrainingSetupError", "check_opponents",
+           "check_out", "make_model", "make_source", "make_vec_env", "opponent_specs", "train"]

@@ -1,0 +1,44 @@
+"""A transposition table's memory outlives its searcher; what it stored does not (the epoch)."""
+
+import gc
+import importlib
+
+import numpy as np
+
+from zerosum.games import make_game
+from zerosum.search import AlphaBeta
+from zerosum.testing import random_positions
+
+ab_module = importlib.import_module("zerosum.search.alphabeta")  # the package re-exports a function of that name
+PENTAGO = make_game("pentago")
+
+
+def _run(searcher, positions):
+    return [(r.value, r.action, r.stats.nodes, r.stats.tt_hits)
+            for r in (searcher.search(s, 2, seed=np.random.default_rng(i)) for i, s in enumerate(positions))]
+
+
+def test_a_reused_table_is_as_empty_as_a_new_one():
+    positions = random_positions(PENTAGO, 6, seed=5, max_plies=10)
+    ab_module._FREE.clear()
+    first = AlphaBeta(PENTAGO, tt_size=1 << 12)
+    expected = _run(first, positions)  # on a new table
+    table = first._table
+    del first
+    gc.collect()
+    assert any(free[-1] is table for free in ab_module._FREE.values())  # given back when its searcher is gone
+    second = AlphaBeta(PENTAGO, tt_size=1 << 12)
+    assert second._table is table and second._epoch > 1
+    assert _run(second, positions) == expected  # same values, moves, nodes and hits: nothing read from before
+
+
+def test_clear_starts_an_epoch_without_zeroing():
+    positions = random_positions(PENTAGO, 4, seed=9, max_plies=8)
+    searcher = AlphaBeta(PENTAGO, tt_size=1 << 12)
+    expected = _run(searcher, positions)
+    warm = _run(searcher, positions)  # the table now answers: fewer nodes, same values
+    assert [w[0] for w in warm] == [e[0] for e in expected]
+    assert sum(w[2] for w in warm) < sum(e[2] for e in expected)
+    searcher.clear()
+    assert searcher._table["tt_key"].any()  # the memory is kept ...
+    assert _run(searcher, positions) == expected  # ... and ignored
