@@ -3,6 +3,8 @@
 import doctest
 import math
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -264,6 +266,18 @@ def test_a_worker_that_fails_stops_the_run_with_its_error():
         tasks = [GameTask(0, k, (0, 1), k, ()) for k in range(4)]
         with pytest.raises(WorkerError, match="a worker process died"):
             list(ProcessBackend(2).run({**payload, "specs": [Dies(), "random"]}, tasks))
+
+
+def test_a_script_without_a_main_guard_is_told_what_to_do(tmp_path):
+    """Workers started by forkserver import the calling script again; one that plays at its top
+    level then kills them, and the error says why and what to write."""
+    script = tmp_path / "no_guard.py"
+    script.write_text("import zerosum\n"
+                      "zerosum.evaluate('random', 'tictactoe_v0', opponents=['random'], games=4, seed=0, workers=2)\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, check=False,
+                         cwd=tmp_path)
+    assert out.returncode != 0
+    assert "WorkerError" in out.stderr and 'if __name__ == "__main__":' in out.stderr
 
 
 def test_module_doctest():

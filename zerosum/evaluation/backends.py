@@ -217,6 +217,10 @@ class ProcessBackend:
                 conn.close()
 
 
+WORKER_DIED = ("a worker process died (killed, or out of memory?). Workers that start by forkserver import the "
+               "calling script again: a script that runs games at its top level must do so under "
+               "`if __name__ == \"__main__\":`")
+"""What a worker that disappears is reported as (it can tell nothing itself)."""
 BATCH_SECONDS = 0.05
 """The playing time a worker process is sent at once."""
 MAX_BATCH = 200
@@ -247,7 +251,7 @@ def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[Game
         try:
             conn.send([todo.popleft() for _ in range(min(batch_size(per_game, len(todo), len(conns)), len(todo)))])
         except OSError:  # a broken pipe
-            raise WorkerError("a worker process died (killed, or out of memory?)") from None
+            raise WorkerError(WORKER_DIED) from None
         busy[conn] += 1
 
     for conn in conns * 2:
@@ -258,7 +262,7 @@ def drain(conns: list[Connection], tasks: list[GameTask]) -> Iterator[tuple[Game
             try:
                 item = conn.recv()
             except (EOFError, OSError):
-                raise WorkerError("a worker process died (killed, or out of memory?)") from None
+                raise WorkerError(WORKER_DIED) from None
             busy[conn] -= 1
             if isinstance(item, BaseException):
                 raise item
