@@ -3,7 +3,7 @@
 ``zerosum.games.kit`` gathers what a game author uses:
 
 * :mod:`~zerosum.games.kit.kernels`: the fixed kernel signatures (LEGAL, APPLY, STATUS,
-  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL; HEURISTIC), the status codes and the
+  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL, FORCING; HEURISTIC), the status codes and the
   :class:`Kernels` record, checked when it is built;
 * :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,
   ``lowest_bit``, ``i64``;
@@ -22,16 +22,16 @@ from zerosum.games.kit.errors import (
 from zerosum.games.kit.game import Game, GameSpec, Layout, State, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
 from zerosum.games.kit.kernels import (
-    APPLY, DRAW, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
+    APPLY, DRAW, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
     Action, Kernels, Outcome, Player,
 )
 from zerosum.games.kit.toolkit import helper, i64, i64_array, kernel, lowest_bit, popcount
 from zerosum.games.kit.variants import Variant, check_variant
 
 __all__ = [
-    "APPLY", "DRAW", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING", "ORDER",
-    "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "Game", "GameOverError", "GameSpec", "Heuristic",
-    "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Player", "PositionError", "State",
-    "Variant", "VariantError", "ZerosumError", "check_action", "check_variant", "helper", "i64", "i64_array",
+    "APPLY", "DRAW", "FORCING", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING",
+    "ORDER", "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "Game", "GameOverError", "GameSpec",
+    "Heuristic", "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Player", "PositionError",
+    "State", "Variant", "VariantError", "ZerosumError", "check_action", "check_variant", "helper", "i64", "i64_array",
     "kernel", "lowest_bit", "popcount",
 ]
