@@ -112,7 +112,7 @@ from zerosum.games.nine_mens_morris.tables import (
 )
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal, forcing=knowledge.forcing)
 
 _MOVE_RE = re.compile(r"^([a-g][1-7])\s*[-x>\s]?\s*([a-g][1-7])$")
 _REMOVE_RE = re.compile(r"^(?:x|remove|take)\s*([a-g][1-7])$")
