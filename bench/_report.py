@@ -32,6 +32,11 @@ def emit(name: str, rows: list[dict[str, Any]], columns: list[str], extra: dict[
     """
     doc = {"benchmark": name, "machine": machine(), "rows": rows, **(extra or {})}
     print(json.dumps(doc, default=float))
+    table(rows, columns)
+
+
+def table(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    """Print the rows as a plain table, one column per name."""
     widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]
     print()
     print("  ".join(c.ljust(w) for c, w in zip(columns, widths)))

@@ -14,8 +14,15 @@ The score counts a win 1 and a draw 1/2, with its 95% Wilson interval; the Elo a
 nodes/s is each side's nodes over its own search time. Target (issue 19): a score of at
 least 0.62 (about +85 Elo) in Pentago and in Nine Men's Morris.
 
+When Pentago is played, the same run first measures the search itself on the three Pentago
+bench positions (bench/pentago.py), both engines with 0.1.0's heuristic (``open_lines``)
+and ours with its exact enhancements only (``lmr=off, quiescence=off``): the nodes to
+complete depth 5 (iterative deepening, a fresh table per position; target: ours <= 0.5x
+0.1.0's) and nodes/s over those searches (the best of ``--repeats`` rounds, the sides
+alternating; target: ours not below 0.1.0's). ``--no-nodes`` skips it.
+
     python bench/vs_release.py [GAME ...] [--games 200] [--time 0.05] [--workers 2]
-        [--ours SPEC] [--theirs SPEC] [--plies N] [--seed 0] [--build-dir DIR]
+        [--ours SPEC] [--theirs SPEC] [--plies N] [--seed 0] [--build-dir DIR] [--repeats 3] [--no-nodes]
 
 SPEC is ``KEY=VALUE, ...`` of AlphaBeta options (``heuristic=threats, tt_size=262144``),
 for every game, or ``GAME:KEY=VALUE, ...`` for one game; repeat the flag to give both.
@@ -38,7 +45,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _builds import RELEASE, REPO, build_commit, environment
-from _report import emit, headline
+from _report import emit, headline, table
+from pentago import POSITIONS, position
 
 from zerosum.evaluation.gsprt import elo_estimate, pair_category
 from zerosum.evaluation.match import random_opening
@@ -49,6 +57,8 @@ from zerosum.values import parse_options
 SERVER = Path(__file__).with_name("_engine_server.py")
 OPENING_PLIES = {"pentago": 2, "nine_mens_morris": 4, "connect_four": 2, "tictactoe": 1, "nim": 1}
 TARGET = 0.62
+NODE_DEPTH, NODE_TARGET = 5, 0.5
+EXACT_ONLY = {"lmr": False, "quiescence": False}  # our selective enhancements off (issue 19's node targets)
 
 
 class Engine:
@@ -204,6 +214,37 @@ def summarize(name: str, args: argparse.Namespace, options: dict[str, dict[str, 
             "opening plies": plies, "ours": options["ours"], "theirs": options["theirs"], "minutes": seconds / 60}
 
 
+def node_bench(release: Path, repeats: int) -> dict[str, Any]:
+    """Nodes to complete depth NODE_DEPTH on the Pentago bench positions and nodes/s, both
+    engines with 0.1.0's heuristic, ours with its exact enhancements only."""
+    game = make_game("pentago")
+    states = [[int(x) for x in position(game, moves, seed)] for moves, seed in POSITIONS]
+    sides = {"ours": (Engine(REPO, True), {"heuristic": "open_lines", **EXACT_ONLY}),
+             "theirs": (Engine(release, False), {"heuristic": "open_lines"})}
+    request = {"game": "pentago", "variant": {}}
+    for eng, opt in sides.values():
+        eng.ask({**request, "options": opt, "match": "warm-up", "state": states[0], "depth": 2})
+    nodes: dict[str, list[int]] = {"ours": [], "theirs": []}
+    rates: dict[str, list[float]] = {"ours": [], "theirs": []}
+    for rep in range(repeats):
+        for k in (("ours", "theirs") if rep % 2 == 0 else ("theirs", "ours")):
+            eng, opt = sides[k]
+            answers = [eng.ask({**request, "options": opt, "match": f"nodes/{rep}/{i}", "state": s,
+                                "depth": NODE_DEPTH}) for i, s in enumerate(states)]
+            nodes[k] = [a["nodes"] for a in answers]
+            rates[k].append(sum(nodes[k]) / max(sum(a["seconds"] for a in answers), 1e-9))
+    for eng, _ in sides.values():
+        eng.close()
+    ours, theirs = sum(nodes["ours"]), sum(nodes["theirs"])
+    return {"what": f"pentago depth {NODE_DEPTH}, open_lines, exact only", "ours nodes": ours,
+            "theirs nodes": theirs, "nodes ratio": ours / theirs, "nodes target": f"<= {NODE_TARGET}",
+            "nodes met": ours <= NODE_TARGET * theirs, "ours nodes/s": max(rates["ours"]),
+            "theirs nodes/s": max(rates["theirs"]), "nodes/s ratio": max(rates["ours"]) / max(rates["theirs"]),
+            "nodes/s met": max(rates["ours"]) >= max(rates["theirs"]), "per position ours": nodes["ours"],
+            "per position theirs": nodes["theirs"], "all nodes/s ours": rates["ours"],
+            "all nodes/s theirs": rates["theirs"], "ours options": sides["ours"][1]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("games_to_play", nargs="*", metavar="GAME", default=["pentago", "nine_mens_morris"])
@@ -215,11 +256,22 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=None, help="random opening plies (default per game)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--build-dir", type=Path, default=None, help="build 0.1.0 here (reused when built)")
+    ap.add_argument("--repeats", type=int, default=3, help="rounds of the Pentago nodes/s measurement (default 3)")
+    ap.add_argument("--no-nodes", action="store_true", help="skip the Pentago nodes and nodes/s measurement")
     args = ap.parse_args()
     if args.games < 2 or args.time <= 0:
         ap.error("--games must be at least 2 and --time positive")
     release = build_commit(RELEASE, args.build_dir)
     rows, heads = [], []
+    search_row = None
+    if "pentago" in args.games_to_play and not args.no_nodes:
+        search_row = node_bench(release, max(1, args.repeats))
+        print(f"pentago depth {NODE_DEPTH}: nodes {search_row['nodes ratio']:.3f}x 0.1.0's, nodes/s "
+              f"{search_row['nodes/s ratio']:.3f}x", file=sys.stderr, flush=True)
+        heads.append(headline(f"pentago nodes to depth {NODE_DEPTH} (x 0.1.0's)", search_row["ours nodes"],
+                              search_row["theirs nodes"], f"<= {NODE_TARGET}x", lower_is_better=True))
+        heads.append(headline("pentago nodes/s, open_lines, exact only", search_row["ours nodes/s"],
+                              search_row["theirs nodes/s"], ">= 1x"))
     for name in args.games_to_play:
         row = run_game(name, args, release)
         rows.append(row)
@@ -228,7 +280,11 @@ def main() -> None:
     emit("vs_release", rows, ["game", "games", "W/D/L", "score", "score low", "score high", "Elo", "Elo low",
                               "Elo high", "ours nodes/s", "theirs nodes/s", "ours depth", "theirs depth",
                               "plies/game", "minutes"],
-         {"release": RELEASE, "time": args.time, "seed": args.seed, "headline": heads})
+         {"release": RELEASE, "time": args.time, "seed": args.seed, "search": search_row, "headline": heads})
+    if search_row is not None:
+        print()
+        table([search_row], ["what", "ours nodes", "theirs nodes", "nodes ratio", "nodes target", "ours nodes/s",
+                             "theirs nodes/s", "nodes/s ratio"])
 
 
 if __name__ == "__main__":

@@ -74,7 +74,13 @@ class MinimaxAgent(Agent):
 
 
 class AlphaBetaAgent(_PerGame[AlphaBeta]):
-    """Alpha-beta with the enhancements of AlphaBetaConfig; ties broken at random from its rng."""
+    """Alpha-beta with the enhancements of AlphaBetaConfig; ties broken at random from its rng.
+
+    By default every enhancement that helps is on (PVS, aspiration windows; late-move
+    reductions under a time or node budget; quiescence where the game supplies forcing
+    moves); each is switchable (``pvs=off``, ``aspiration=off``, ``lmr=off``,
+    ``quiescence=off``). An option that cannot act (``quiescence=on`` for a game without
+    forcing moves, ``lmr=on`` with ``depth`` below 3) is an error naming what is allowed."""
 
     def __init__(self, depth: int | None = None, heuristic: HeuristicArg = None, *, time: float | None = None,
                  nodes: int | None = None, tie_break: bool = True, rng: Rng = None, **options: Any) -> None:
@@ -85,6 +91,7 @@ class AlphaBetaAgent(_PerGame[AlphaBeta]):
         self.depth, self.time, self.nodes, self.heuristic = depth, time, nodes, heuristic
         self.tie_break = tie_break
         self.config = AlphaBetaConfig(**options)
+        self.config.check(None, depth, time, nodes)
         budget = ", ".join(f"{k}={v}" for k, v in (("depth", depth), ("time", time), ("nodes", nodes)) if v is not None)
         h = f", heuristic={getattr(heuristic, 'name', heuristic)}" if heuristic else ""
         self.name = f"alphabeta({budget}{h})"

@@ -35,7 +35,8 @@ class AgentSpecError(ZerosumError, ValueError):
 
 
 _AB_OPTIONS = ("depth", "time", "nodes", "heuristic", "tie_break", "tt", "tt_size", "ordering", "tt_move",
-               "hint", "killers", "history", "history_increment", "iterative")
+               "hint", "killers", "history", "history_increment", "iterative", "pvs", "aspiration", "eval_order",
+               "lmr", "quiescence", "quiescence_plies")
 AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "random": (RandomAgent, ()),
     "minimax": (MinimaxAgent, ("depth", "heuristic")),

@@ -7,10 +7,12 @@ with its rules inlined. Heuristics are first-class function arguments, so every 
 of a game runs in the same copy; see :mod:`zerosum.search.functions` for writing one.
 """
 
-from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, alphabeta
+from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, SearchOptionError, alphabeta
 from zerosum.search.mcts import MCTS
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
-__all__ = ["MCTS", "WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig",
-           "SearchResult", "SearchStats", "alphabeta", "minimax"]
+__all__ = [
+    "MCTS", "WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "SearchOptionError", "SearchResult", "SearchStats",
+    "alphabeta", "minimax",
+]

@@ -47,6 +47,7 @@ NEGAMAX_FIELDS = (
     ("tt_meta", I1),  # ... depth | bound << 8 | generation << 16
     ("killers", I2),  # two killer moves per ply
     ("history", D1),  # history score per action
+    ("forced", I2),   # the forcing moves at each ply (late-move reductions spare them), count last
     ("noise", D1),    # root tie-breaking noise per action (seeded searches)
     ("cfg", I1),      # configuration slots C_* (zerosum.search._flags)
     ("stats", I1),    # statistics slots NODES, LEAVES, ... (zerosum.search._flags)
@@ -105,6 +106,7 @@ class NegamaxArrays(_Record):
             "stack": np.zeros((d, state_size), np.int64), "moves": np.zeros((d, max_moves), np.int64),
             "scores": np.zeros((d, max_moves), np.float64), "pv": np.zeros((d, d), np.int64),
             "pvlen": np.zeros(d, np.int64), "killers": np.full((d, 2), -1, np.int64),
+            "forced": np.zeros((d, max_moves + 1), np.int64),
             "tt_key": np.zeros(1, np.int64), "tt_val": np.zeros(1, np.float64), "tt_move": np.zeros(1, np.int64),
             "tt_meta": np.zeros(1, np.int64), "history": np.zeros(num_actions, np.float64),
             "noise": np.zeros(num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
@@ -128,11 +130,11 @@ structref.define_boxing(TreeArraysType, TreeArrays)
 
 @njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
 def _new_negamax_arrays(stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta,
-                        killers, history, noise, cfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
+                        killers, history, forced, noise, cfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
     w = structref.new(NEGAMAX_ARRAYS)
     w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
     w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
-    w.killers, w.history, w.noise, w.cfg, w.stats = killers, history, noise, cfg, stats
+    w.killers, w.history, w.forced, w.noise, w.cfg, w.stats = killers, history, forced, noise, cfg, stats
     return w
 
 

@@ -12,13 +12,20 @@ INF = 1e18
 # ---- alpha-beta (and minimax) ----
 # flags (cfg[C_FLAGS]): which enhancements are on
 F_TT, F_TT_MOVE, F_HINT, F_KILLERS, F_HISTORY = 1, 2, 4, 8, 16
+F_PVS, F_LMR, F_QUIESCE = 32, 64, 128  # principal variation search, late-move reductions, quiescence
+F_EVAL_ORDER = 256  # order the moves of nodes EVAL_ORDER_DEPTH or more plies deep by their children's values
+EVAL_ORDER_DEPTH = 3
+FORCED_DEPTH = 3  # nodes this deep list their forcing moves (for ordering and reductions): min of the two above
+LMR_DEPTH, LMR_MOVES = 3, 4  # late-move reductions: at nodes this deep, after this many moves
 # cfg slots: flags, history increment (0: 2^depth, 1: depth^2), node budget, TT generation, seeded root,
-# and the TT epoch: entries stored before generation C_EPOCH are another searcher's (or cleared), never read
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_EPOCH = 0, 1, 2, 3, 4, 5
-N_CFG = 6
-# stats slots (minimax counts NODES and LEAVES only)
-NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED = 0, 1, 2, 3, 4, 5
-N_STATS = 6
+# quiescence plies (how far past the horizon forcing moves are followed), and the TT epoch: entries
+# stored before generation C_EPOCH are another searcher's (or cleared), never read
+C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_QS_PLIES, C_EPOCH = 0, 1, 2, 3, 4, 5, 6
+N_CFG = 7
+# stats slots (minimax counts NODES and LEAVES only): ... quiescence nodes (counted in NODES too),
+# reduced searches, re-searches (PVS fail-high or a reduced move that beat alpha)
+NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED, QNODES, REDUCED, RESEARCHED = 0, 1, 2, 3, 4, 5, 6, 7, 8
+N_STATS = 9
 # TT bounds
 EXACT, LOWER, UPPER = 0, 1, 2
 

@@ -28,7 +28,7 @@ from zerosum.games.kit.kernels import P0_WINS, P1_WINS
 from zerosum.search._flags import C_EPOCH, C_GEN, EXACT, F_TT, HITS, LOWER, MC_C_UCT, PROBES, UPPER
 from zerosum.search.result import WIN, WIN_BOUND
 
-TT_FIRST, HINT_WEIGHT, KILLER = 1e30, 1e20, 1e15  # ordering score bonuses, largest first
+TT_FIRST, FORCING_FIRST, HINT_WEIGHT, KILLER = 1e30, 1e28, 1e20, 1e15  # ordering score bonuses, largest first
 HISTORY_CAP = 1e14  # history scores are halved past this
 PICKS = 4  # moves chosen by selection before the rest is sorted
 

@@ -20,38 +20,63 @@ import numpy as np
 from numba import njit, types
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
-from zerosum.games.kit.kernels import HEURISTIC, ONGOING
+from zerosum.games.kit.kernels import HEURISTIC, ONGOING, contains
 from zerosum.search._arrays import NEGAMAX_ARRAYS, TREE_ARRAYS
 from zerosum.search._flags import (
-    ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS, F_TT,
-    F_TT_MOVE, INF, KEEP_SEED, LEAVES, MAX_DEPTH, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE,
-    MC_SEED, MC_SIMS, NODES, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
+    ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, EVAL_ORDER_DEPTH, F_EVAL_ORDER,
+    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, KEEP_SEED, LEAVES,
+    LMR_DEPTH, LMR_MOVES, MAX_DEPTH, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS, NODES,
+    QNODES, REDUCED, RESEARCHED, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
 )
 from zerosum.search._parts import (
-    HINT_WEIGHT, KILLER, PICKS, TT_FIRST, backpropagate, history_update, killer_update, mix_key, pick_next,
+    FORCING_FIRST, HINT_WEIGHT, KILLER, PICKS, TT_FIRST, backpropagate, history_update, killer_update, mix_key,
+    pick_next,
     pv_extend, reward_p0, root_noise_scores, select, terminal_value, tt_probe, tt_store,
 )
 
-legal, apply, status, player, key, order = (
-    _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.key, _RULES.order)
+legal, apply, status, player, key, order, forcing = (
+    _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.key, _RULES.order, _RULES.forcing)
 
 _H = types.FunctionType(HEURISTIC)
 _P = types.Array(types.int64, 1, "C", readonly=True)  # the game's params (read-only)
 _I, _F = types.int64, types.float64
 
 
+@njit
+def evaluate_moves(heur, params, w, s, mv, sc, n, ply):  # pragma: no cover - compiled
+    """sc[i]: the heuristic's value for the mover of the position after mv[i] (a finished
+    game: its value), each counted as a node and a leaf: a one-ply search for ordering."""
+    me = player(params, s)
+    child = w.stack[ply + 1]
+    for i in range(n):
+        apply(params, s, mv[i], child)
+        st = status(params, child)
+        if st != ONGOING:
+            sc[i] = terminal_value(st, me, ply + 1)
+        else:
+            sc[i] = heur(params, child, me) if player(params, child) == me else -heur(params, child, 1 - me)
+    w.stats[NODES] += n
+    w.stats[LEAVES] += n
+
+
 @njit(inline="always")
-def score_moves(params, w, s, mv, sc, n, ply, hash_move, slot, flags):  # pragma: no cover - compiled
+def score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags):  # pragma: no cover - compiled
     """Ordering scores for the ``n`` moves at ``ply``; False when they keep generation order.
 
-    The seeded root takes its noise; elsewhere the game's hint, the TT move, the killers
-    and the history add up, each if its flag is on."""
+    The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
+    EVAL_ORDER_DEPTH plies or more left, each child's heuristic value), the TT move, the
+    killers and the history add up, each if its flag is on."""
     if ply == 0 and w.cfg[C_SEEDED]:
         root_noise_scores(w, mv, sc, n, hash_move, slot, flags)
         return True
-    if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY) or ply == 0):
+    if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY | F_EVAL_ORDER) or ply == 0):
         return False
-    if flags & F_HINT:
+    if flags & F_EVAL_ORDER and depth >= EVAL_ORDER_DEPTH:  # the game's forcing moves first, then by value
+        evaluate_moves(heur, params, w, s, mv, sc, n, ply)
+        forced, nf = w.forced[ply], w.forced[ply, w.forced.shape[1] - 1]
+        for i in range(n):
+            sc[i] = sc[i] * HINT_WEIGHT + (FORCING_FIRST if contains(forced, nf, mv[i]) else 0.0)
+    elif flags & F_HINT:
         order(params, s, mv, n, sc)
         for i in range(n):
             sc[i] *= HINT_WEIGHT
@@ -70,11 +95,76 @@ def score_moves(params, w, s, mv, sc, n, ply, hash_move, slot, flags):  # pragma
 
 # ---- alpha-beta ------------------------------------------------------------------------------
 NEGAMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, depth, alpha, beta
+QUIESCE = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, plies left, alpha, beta
+
+
+@njit(QUIESCE, cache=True)
+def quiesce(heur, params, w, ply, left, alpha, beta):  # pragma: no cover - compiled
+    """Past the horizon: the heuristic's value (the side to move may "stand pat"), or better
+    through one of the game's forcing moves, followed for at most ``left`` plies."""
+    s, stats = w.stack[ply], w.stats
+    stats[NODES] += 1
+    stats[QNODES] += 1
+    w.pvlen[ply] = 0
+    me = player(params, s)
+    best = heur(params, s, me)
+    n = forcing(params, s, w.moves[ply]) if left > 0 and best < beta else 0
+    if n == 0:
+        stats[LEAVES] += 1
+        return best
+    mv, child = w.moves[ply], w.stack[ply + 1]
+    alpha = max(alpha, best)
+    for i in range(n):
+        apply(params, s, mv[i], child)
+        st = status(params, child)
+        if st != ONGOING:
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            w.pvlen[ply + 1] = 0
+            v = terminal_value(st, me, ply + 1)
+        elif player(params, child) == me:
+            v = quiesce(heur, params, w, ply + 1, left - 1, alpha, beta)
+        else:
+            v = -quiesce(heur, params, w, ply + 1, left - 1, -beta, -alpha)
+        if v > best:
+            best = v
+            pv_extend(w.pv, w.pvlen, ply, mv[i])
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(inline="always")
+def child_value(heur, params, w, ply, depth, alpha, beta, same):  # pragma: no cover - compiled
+    """The value for the mover at ``ply`` of the child at ``ply + 1`` searched to ``depth``
+    in the window (alpha, beta); ``same``: the same player moves again there."""
+    if same:
+        return negamax(heur, params, w, ply + 1, depth, alpha, beta)
+    return -negamax(heur, params, w, ply + 1, depth, -beta, -alpha)
+
+
+@njit(inline="always")
+def reduction(w, ply, depth, i, a, hash_move, flags):  # pragma: no cover - compiled
+    """Plies by which late-move reductions shorten move ``a`` (the ``i``-th tried): 1 for a
+    late quiet move (not among the first LMR_MOVES, not the TT move or a killer, not a
+    forcing move), 2 when it is very late and depth allows; 0 otherwise."""
+    if not flags & F_LMR or depth < LMR_DEPTH or i < LMR_MOVES or a == hash_move:
+        return 0
+    if a == w.killers[ply, 0] or a == w.killers[ply, 1]:
+        return 0
+    if contains(w.forced[ply], w.forced[ply, w.forced.shape[1] - 1], a):
+        return 0
+    return 2 if depth >= LMR_DEPTH + 2 and i >= 4 * LMR_MOVES else 1
 
 
 @njit(NEGAMAX, cache=True)
 def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - compiled
     """Fail-soft negamax alpha-beta from ``w.stack[ply]``; see zerosum.search.alphabeta."""
+    flags = w.cfg[C_FLAGS]
+    if depth <= 0 and flags & F_QUIESCE:
+        return quiesce(heur, params, w, ply, w.cfg[C_QS_PLIES], alpha, beta)
     s, stats, pvlen = w.stack[ply], w.stats, w.pvlen
     stats[NODES] += 1
     pvlen[ply] = 0
@@ -85,7 +175,6 @@ def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - com
     if stats[NODES] > w.cfg[C_NODE_LIMIT]:
         stats[ABORTED] = 1
         return 0.0
-    flags = w.cfg[C_FLAGS]
     k, slot, hash_move = 0, 0, -1
     if flags & F_TT:
         k = mix_key(key(params, s))
@@ -95,7 +184,10 @@ def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - com
             return v
     mv, sc, child, pv = w.moves[ply], w.scores[ply], w.stack[ply + 1], w.pv
     n = legal(params, s, mv)
-    ordered = score_moves(params, w, s, mv, sc, n, ply, hash_move, slot, flags)
+    if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
+        w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
+    ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
+    leaf = depth == 1 and not flags & F_QUIESCE
     alpha0, best, best_move = alpha, -INF, -1
     for i in range(n):
         if ordered and i <= PICKS:
@@ -103,7 +195,7 @@ def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - com
         a = mv[i]
         apply(params, s, a, child)
         st = status(params, child)
-        if st != ONGOING or depth == 1:  # a leaf, scored here rather than in a call of its own
+        if st != ONGOING or leaf:  # a leaf, scored here rather than in a call of its own
             stats[NODES] += 1
             stats[LEAVES] += 1
             pvlen[ply + 1] = 0
@@ -111,10 +203,24 @@ def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - com
                 v = terminal_value(st, me, ply + 1)
             else:
                 v = heur(params, child, me) if player(params, child) == me else -heur(params, child, 1 - me)
-        elif player(params, child) == me:  # the same player moves again
-            v = negamax(heur, params, w, ply + 1, depth - 1, alpha, beta)
         else:
-            v = -negamax(heur, params, w, ply + 1, depth - 1, -beta, -alpha)
+            same = player(params, child) == me
+            r = reduction(w, ply, depth, i, a, hash_move, flags)
+            if i == 0 or not flags & (F_PVS | F_LMR):  # the first move: the full window
+                v = child_value(heur, params, w, ply, depth - 1, alpha, beta, same)
+            else:  # the others: a null window (at reduced depth for late moves), re-searched if need be
+                nb = np.nextafter(alpha, INF) if flags & F_PVS else beta
+                if r > 0:
+                    stats[REDUCED] += 1
+                    v = child_value(heur, params, w, ply, depth - 1 - r, alpha, nb, same)
+                    if v > alpha and not stats[ABORTED]:
+                        stats[RESEARCHED] += 1
+                        v = child_value(heur, params, w, ply, depth - 1, alpha, nb, same)
+                else:
+                    v = child_value(heur, params, w, ply, depth - 1, alpha, nb, same)
+                if alpha < v < beta and nb < beta and not stats[ABORTED]:
+                    stats[RESEARCHED] += 1
+                    v = child_value(heur, params, w, ply, depth - 1, alpha, beta, same)
         if stats[ABORTED]:
             return 0.0
         if v > best:

@@ -8,6 +8,24 @@ game's own hint, killer moves, history heuristic with 2^depth or depth^2 increme
 iterative deepening under a depth, time or node budget (the best move of the last
 finished iteration is always kept), and random tie-breaking at the root from a seed.
 
+Beyond the source studies (docs/search.md says what each does and when to switch it off):
+
+* exact, values unchanged (every configuration still returns minimax's value at the same
+  depth): principal variation search (``pvs``: the first move with the full window, the
+  others with a null window, re-searched when they fail high) and aspiration windows
+  (``aspiration``: each iteration of iterative deepening starts with a window around the
+  previous value, widened on failure);
+* selective, values change by design: late-move reductions (``lmr``: late quiet moves
+  searched shallower first, re-searched at full depth when they beat alpha) and a
+  quiescence search (``quiescence``: past the horizon, the game's forcing moves are
+  followed for up to ``quiescence_plies`` plies; only for games with a ``forcing`` kernel).
+
+By default (``None``) ``lmr`` is on under a time or node budget and off under a depth
+alone (at a fixed depth a reduction only trades strength for speed), and ``quiescence``
+is on for the games that supply forcing moves, unless the game's ``quiescence`` says it
+measured weaker (Pentago). Switch both off for exact solving or to
+compare values with minimax.
+
 Wins score ``WIN - ply`` and are re-based to the node when stored in the TT, so the
 engine always takes the fastest win and the slowest loss. The player to move is asked
 of the game at every node: a game may give one player two turns in a row.
@@ -21,18 +39,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zerosum.games.kit import Game, GameOverError, State
+from zerosum.games.kit import Game, GameOverError, State, ZerosumError
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import (
-    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_SEEDED, CUTOFFS, F_HINT, F_HISTORY, F_KILLERS,
-    F_TT, F_TT_MOVE, HITS, INF, LEAVES, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES,
+    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, F_EVAL_ORDER,
+    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES, LMR_DEPTH, N_CFG,
+    N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search.functions import heuristic_ref, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
 
 DEFAULT_TT_SIZE = 1 << 18
 """Transposition-table entries (32 bytes each: 8 MB) unless ``tt_size`` says otherwise."""
+ASPIRATION_WIDTH = 1.0
+"""The least half-width of an aspiration window (it also follows the last change of value)."""
+ASPIRATION_TRIES = 3
+"""Failed aspiration windows widened (x4 each) before an iteration searches the full window."""
+
+
+class SearchOptionError(ZerosumError, ValueError):
+    """An enhancement asked for where it cannot work (the message says what is allowed)."""
 
 
 def check_budget(**budget: float | None) -> None:
@@ -56,8 +83,22 @@ class AlphaBetaConfig:
     history: bool = False
     history_increment: str = "pow2"  # "pow2": 2^depth (the Pentago study), "square": depth^2
     iterative: bool = True
+    pvs: bool = True
+    aspiration: bool = True
+    eval_order: bool = True
+    lmr: bool | None = None  # None: on under a time or node budget, off under a depth alone
+    quiescence: bool | None = None  # None: on when the game supplies forcing moves and game.quiescence
+    quiescence_plies: int = 4
 
     def __post_init__(self) -> None:
+        for name in ("pvs", "aspiration", "eval_order", "lmr", "quiescence", "tt", "ordering", "iterative"):
+            val = getattr(self, name)
+            if not (isinstance(val, bool) or (val is None and name in ("lmr", "quiescence"))):
+                allowed = "on, off or unset (auto)" if name in ("lmr", "quiescence") else "on or off"
+                raise SearchOptionError(f"{name}={val!r}: allowed: {allowed}")
+        if isinstance(self.quiescence_plies, bool) or not isinstance(self.quiescence_plies, int) \
+                or not 1 <= self.quiescence_plies <= 32:
+            raise SearchOptionError(f"quiescence_plies={self.quiescence_plies!r}: an int from 1 to 32 is required")
         if self.history_increment not in ("pow2", "square"):
             raise ValueError(f"history_increment={self.history_increment!r}: "
                              f"use 'pow2' (2^depth) or 'square' (depth^2)")
@@ -70,7 +111,29 @@ class AlphaBetaConfig:
         if self.ordering:
             f |= (F_TT_MOVE if self.tt and self.tt_move else 0) | (F_HINT if self.hint else 0)
             f |= (F_KILLERS if self.killers else 0) | (F_HISTORY if self.history else 0)
-        return f
+            f |= F_EVAL_ORDER if self.eval_order else 0
+        return f | (F_PVS if self.pvs else 0)
+
+    def check(self, game: Game | None = None, depth: int | None = None, time: float | None = None,
+              nodes: int | None = None) -> None:
+        """Raise SearchOptionError for an enhancement that cannot work with ``game`` or this budget."""
+        if game is not None and self.quiescence and not game.kernels.has_forcing:
+            raise SearchOptionError(
+                f"quiescence=on: {game.name} supplies no forcing moves (no 'forcing' kernel), so there is nothing "
+                "to search past the horizon; allowed for it: quiescence=off or unset")
+        if self.lmr and time is None and nodes is None and depth is not None and depth < LMR_DEPTH:
+            raise SearchOptionError(
+                f"lmr=on with depth={depth}: late-move reductions work at nodes with at least {LMR_DEPTH} plies "
+                f"left, so they never act here; allowed: lmr=off or unset, depth >= {LMR_DEPTH}, or a time or "
+                "node budget")
+
+    def search_flags(self, game: Game, depth: int | None, time: float | None, nodes: int | None) -> int:
+        """The flags of one search: the options, with lmr and quiescence resolved for this game and budget."""
+        lmr = self.lmr if self.lmr is not None else (time is not None or nodes is not None)
+        qs = self.quiescence
+        if qs is None:
+            qs = game.kernels.has_forcing and game.quiescence
+        return self.flags | (F_LMR if lmr else 0) | (F_QUIESCE if qs else 0)
 
 
 TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
@@ -116,6 +179,7 @@ class AlphaBeta:
     def __init__(self, game: Game, heuristic=None, config: AlphaBetaConfig | None = None, **options) -> None:
         self.game = game
         self.config = config or AlphaBetaConfig(**options)
+        self.config.check(game)
         self.heuristic = resolve_heuristic(game, heuristic)
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
@@ -131,7 +195,8 @@ class AlphaBeta:
         """The search's record, with per-ply arrays for ``max_depth`` plies (grown on demand)."""
         if self.arrays is None or max_depth > self._depth_cap:
             g = self.game
-            self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, max_depth, **self._kept)
+            self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions,
+                                              max_depth + self.config.quiescence_plies, **self._kept)
             self._depth_cap = max_depth
             self._table["arrays"], self._table["cap"] = self.arrays, max_depth
         return self.arrays
@@ -150,6 +215,7 @@ class AlphaBeta:
         check_budget(depth=depth, time=time, nodes=nodes)
         if depth is None and time is None and nodes is None:
             raise ValueError("give a budget: depth=, time= (seconds) or nodes=")
+        self.config.check(g, depth, time, nodes)
         max_depth = int(depth) if depth is not None else g.max_game_length
         w = self._buffers(max_depth)
         self._generation += 1  # stored in 47 bits of each entry: never wraps
@@ -160,11 +226,34 @@ class AlphaBeta:
         else:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
             w.noise[:] = rng.random(g.num_actions)
-        w.cfg[C_FLAGS], w.cfg[C_GEN], w.cfg[C_SEEDED] = self.config.flags, self._generation, seed is not None
+        w.cfg[C_FLAGS] = self.config.search_flags(g, depth, time, nodes)
+        w.cfg[C_GEN], w.cfg[C_SEEDED] = self._generation, seed is not None
+        w.cfg[C_QS_PLIES] = self.config.quiescence_plies
         w.cfg[C_EPOCH] = self._epoch
         w.cfg[C_HIST_MODE] = 0 if self.config.history_increment == "pow2" else 1
         w.stack[0] = state
         return self._deepen(w, max_depth, NO_LIMIT if nodes is None else int(nodes), time)
+
+    def _iteration(self, w: NegamaxArrays, depth: int, best: SearchResult | None,
+                   iterations: list[SearchStats]) -> float:
+        """One iteration to ``depth``: in an aspiration window around the last value when
+        there is one (widened on the side that fails, then opened), else the full window."""
+        run = self._kernels.negamax
+        if not (self.config.aspiration and best is not None and not best.is_proven):
+            return float(run(self._heur, self.game.params, w, 0, depth, -INF, INF))
+        last = best.value
+        width = max(ASPIRATION_WIDTH, abs(last - iterations[-2].value) if len(iterations) > 1 else 0.0)
+        lo, hi = last - width, last + width
+        for _ in range(ASPIRATION_TRIES):
+            value = float(run(self._heur, self.game.params, w, 0, depth, lo, hi))
+            if w.stats[ABORTED] or lo < value < hi:
+                return value
+            width *= 4.0
+            if value <= lo:
+                lo = -INF if abs(value) >= WIN_BOUND else value - width
+            else:
+                hi = INF if abs(value) >= WIN_BOUND else value + width
+        return float(run(self._heur, self.game.params, w, 0, depth, -INF, INF))
 
     def _deepen(self, w: NegamaxArrays, max_depth: int, node_budget: int, time: float | None) -> SearchResult:
         """Iterative deepening (or one iteration at ``max_depth``) within the budgets."""
@@ -186,13 +275,13 @@ class AlphaBeta:
             w.stats[:] = 0
             w.cfg[C_NODE_LIMIT] = limit
             t0 = _time.perf_counter()
-            value = self._kernels.negamax(self._heur, self.game.params, w, 0, d, -INF, INF)
+            value = self._iteration(w, d, best, iterations)
             elapsed = _time.perf_counter() - t0
             spent += int(w.stats[NODES])
             totals += w.stats
             if w.stats[ABORTED]:
                 break
-            iterations.append(_stats(w.stats, d, elapsed))
+            iterations.append(_stats(w.stats, d, elapsed, value))
             pv = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])
             best = SearchResult(value=float(value), action=pv[0], pv=pv, stats=iterations[-1])
             if abs(value) >= WIN_BOUND:
@@ -201,13 +290,15 @@ class AlphaBeta:
                 break
         assert best is not None
         return SearchResult(value=best.value, action=best.action, pv=best.pv, iterations=tuple(iterations),
-                            stats=_stats(totals, iterations[-1].depth, _time.perf_counter() - start),
+                            stats=_stats(totals, iterations[-1].depth, _time.perf_counter() - start, best.value),
                             algorithm="alphabeta")
 
 
-def _stats(stats: np.ndarray, depth: int, elapsed: float) -> SearchStats:
+def _stats(stats: np.ndarray, depth: int, elapsed: float, value: float = 0.0) -> SearchStats:
     return SearchStats(nodes=int(stats[NODES]), leaves=int(stats[LEAVES]), cutoffs=int(stats[CUTOFFS]),
-                       tt_probes=int(stats[PROBES]), tt_hits=int(stats[HITS]), depth=depth, time=elapsed)
+                       tt_probes=int(stats[PROBES]), tt_hits=int(stats[HITS]), depth=depth, time=elapsed,
+                       qnodes=int(stats[QNODES]), reduced=int(stats[REDUCED]), researched=int(stats[RESEARCHED]),
+                       value=value)
 
 
 def alphabeta(game: Game, state: State, depth: int | None = None, heuristic=None, *,

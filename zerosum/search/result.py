@@ -16,6 +16,9 @@ class SearchStats:
 
     ``nodes``: positions visited (MCTS: tree nodes); ``leaves``: positions scored without a
     search below them (alpha-beta, minimax); ``simulations``: MCTS simulations run.
+    Alpha-beta also counts ``qnodes`` (nodes of the quiescence search, within ``nodes``),
+    ``reduced`` (late moves searched at reduced depth) and ``researched`` (searches repeated
+    with a wider window or at full depth); ``value`` is the iteration's value.
     """
 
     nodes: int = 0
@@ -26,6 +29,10 @@ class SearchStats:
     depth: int = 0
     time: float = 0.0
     simulations: int = 0
+    qnodes: int = 0
+    reduced: int = 0
+    researched: int = 0
+    value: float = 0.0
 
     @property
     def ebf(self) -> float:
@@ -42,7 +49,8 @@ class SearchStats:
         return {
             "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
             "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
-            "time": self.time, "ebf": self.ebf, "simulations": self.simulations,
+            "time": self.time, "ebf": self.ebf, "simulations": self.simulations, "qnodes": self.qnodes,
+            "reduced": self.reduced, "researched": self.researched,
         }
 
 

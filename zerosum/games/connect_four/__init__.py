@@ -41,7 +41,7 @@ from zerosum.games.kit import (
 )
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal, forcing=knowledge.forcing)
 _LETTERS = "abcdefghi"
 _MARKS = "XO"
 

@@ -3,7 +3,7 @@
 ``zerosum.games.kit`` gathers what a game author uses:
 
 * :mod:`~zerosum.games.kit.kernels`: the fixed kernel signatures (LEGAL, APPLY, STATUS,
-  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL; HEURISTIC), the status codes, the
+  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL, FORCING; HEURISTIC), the status codes, the
   :class:`Kernels` record, checked when it is built, and the types kernels are annotated
   with (``Params``, ``State``, ``I64Array``, ``F64Array``, ``I8Array``);
 * :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,
@@ -23,16 +23,16 @@ from zerosum.games.kit.errors import (
 from zerosum.games.kit.game import Game, GameSpec, Layout, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
 from zerosum.games.kit.kernels import (
-    APPLY, DRAW, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
+    APPLY, DRAW, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
     Action, F64Array, I8Array, I64Array, Kernels, Outcome, Params, Player, State,
 )
 from zerosum.games.kit.toolkit import helper, i64, i64_array, kernel, lowest_bit, popcount
 from zerosum.games.kit.variants import Variant, check_variant
 
 __all__ = [
-    "APPLY", "DRAW", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING", "ORDER",
-    "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "F64Array", "Game", "GameOverError", "GameSpec",
-    "Heuristic", "I8Array", "I64Array", "IllegalActionError", "KernelError", "Kernels", "Layout", "Outcome", "Params",
-    "Player", "PositionError", "State", "Variant", "VariantError", "ZerosumError", "check_action", "check_variant",
-    "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount",
+    "APPLY", "DRAW", "FORCING", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING",
+    "ORDER", "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "F64Array", "Game", "GameOverError",
+    "GameSpec", "Heuristic", "I8Array", "I64Array", "IllegalActionError", "KernelError", "Kernels", "Layout",
+    "Outcome", "Params", "Player", "PositionError", "State", "Variant", "VariantError", "ZerosumError",
+    "check_action", "check_variant", "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount",
 ]

@@ -103,6 +103,9 @@ class Game:
     variants: ClassVar[tuple[Variant, ...]] = ()
     heuristics: ClassVar[Mapping[str, Heuristic]] = MappingProxyType({})
     default_heuristic: ClassVar[str] = ZERO.name
+    quiescence: ClassVar[bool] = True
+    """Whether alpha-beta's quiescence search is on by default (for a game whose kernels
+    supply forcing moves): False where it measured weaker at equal time."""
 
     # set once by __init__ (the game is frozen after it)
     variant: Mapping[str, Any]

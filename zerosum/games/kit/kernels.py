@@ -15,6 +15,8 @@ and optional::
 
     order(params, state, moves, n, scores)  the game's own move-ordering hint (higher first)
     is_legal(params, state, action) -> bool whether action is legal (faster than legal + scan)
+    forcing(params, state, out) -> n        writes the n forcing legal actions, ascending, into out
+                                            (the moves a quiescence search follows past the horizon)
     heuristic(params, state, player)        float64, from player's point of view
 
 ``params`` is an ``int64`` vector that encodes the rule variant in force (the game's
@@ -58,6 +60,7 @@ KEY = types.int64(_PARAMS, _STATE)
 OBSERVE = types.void(_PARAMS, _STATE, types.int64, types.int8[::1])
 ORDER = types.void(_PARAMS, _STATE, _MOVES, types.int64, types.float64[::1])
 IS_LEGAL = types.boolean(_PARAMS, _STATE, types.int64)
+FORCING = types.int64(_PARAMS, _STATE, _MOVES)
 HEURISTIC = types.float64(_PARAMS, _STATE, types.int64)
 
 # Status codes returned by the ``status`` kernel (plain ints inside compiled code).
@@ -88,11 +91,18 @@ def no_order_hint(params: Params, state: State, moves: I64Array, n: int, scores:
         scores[i] = 0.0
 
 
+@kernel(FORCING)
+def no_forcing(params, state, out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The forcing moves of a game that supplies none: there are none (no quiescence search)."""
+    return 0
+
+
 ARGUMENTS = {
     "legal": ("params", "state", "out"), "apply": ("params", "state", "action", "child"),
     "status": ("params", "state"), "player": ("params", "state"), "key": ("params", "state"),
     "observe": ("params", "state", "player", "out"), "order": ("params", "state", "moves", "n", "scores"),
     "is_legal": ("params", "state", "action"), "heuristic": ("params", "state", "player"),
+    "forcing": ("params", "state", "out"),
 }
 
 
@@ -125,6 +135,12 @@ class Kernels:
     observe: Any = None
     order: Any = no_order_hint
     is_legal: Any = None
+    forcing: Any = no_forcing
+
+    @property
+    def has_forcing(self) -> bool:
+        """Whether the game supplies forcing moves (what a quiescence search needs)."""
+        return self.forcing is not no_forcing
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -144,7 +160,8 @@ class Kernels:
 
 
 SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER, "key": KEY,
-              "observe": OBSERVE, "order": ORDER, "is_legal": IS_LEGAL}
+              "observe": OBSERVE, "order": ORDER, "is_legal": IS_LEGAL,
+              "forcing": FORCING}
 
 
 @njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)

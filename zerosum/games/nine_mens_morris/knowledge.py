@@ -1,4 +1,5 @@
-"""Nine Men's Morris's search knowledge: five heuristics and the ordering hint.
+"""Nine Men's Morris's search knowledge: five heuristics, the ordering hint and the forcing
+moves (those that close a mill, and removals) that the quiescence search follows.
 
 Every heuristic is from ``player``'s point of view and counts a removal due as done; each
 is antisymmetric (h(s, 0) == -h(s, 1) for every position).
@@ -21,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.games.kit import (
-    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, lowest_bit,
-    popcount,
+    FORCING, HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel,
+    lowest_bit, popcount,
 )
-from zerosum.games.nine_mens_morris.rules import closes_mill, men, phase
+from zerosum.games.nine_mens_morris.rules import closes_mill, legal, men, phase
 from zerosum.games.nine_mens_morris.tables import (
     ADJ, FLYING, FULL, MILLS, MILLS_OF, MOVE_BASE, MOVING, NUM_POINTS, PLACING, S_MEN, S_REMOVAL, S_TO_MOVE,
 )
@@ -229,6 +230,28 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
                     score += 1.0
                     break
         scores[i] = score
+
+
+@kernel(FORCING)
+def forcing(params, s, out):  # pragma: no cover - compiled
+    """The forcing moves: every removal (while one is due) and the moves that close a mill."""
+    n = legal(params, s, out)
+    if s[S_REMOVAL] != 0:
+        return n
+    own = s[S_MEN + s[S_TO_MOVE]]
+    m = 0
+    for i in range(n):
+        a = out[i]
+        if a < MOVE_BASE:
+            q = a
+            board = own | (1 << q)
+        else:
+            q = (a - MOVE_BASE) % NUM_POINTS
+            board = own ^ ((1 << ((a - MOVE_BASE) // NUM_POINTS)) | (1 << q))
+        if closes_mill(board, q):
+            out[m] = a
+            m += 1
+    return m
 
 
 HEURISTICS = {

@@ -67,7 +67,7 @@ from zerosum.games.pentago.rules import has_five
 from zerosum.games.pentago.tables import CELLS, FULL, NUM_ACTIONS, S_STATUS, S_TO_MOVE, SIZE, STATE_SIZE
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal, forcing=knowledge.forcing)
 
 _COLS = "abcdef"
 _DIRECTIONS = {"cw": 1, "clockwise": 1, "ccw": 0, "acw": 0, "anticlockwise": 0,
@@ -101,6 +101,10 @@ class Pentago(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "threats"  # beat open_lines at 0.05 s a move: see knowledge.py
+    # quiescence=on measured weaker at 0.05 s a move (bench/vs_release.py against 0.1.0, 200 games: 0.59 with it,
+    # 0.66 without): the threats heuristic already sees a win on the move and a double threat; the forcing moves
+    # are many whenever a four is on the board
+    quiescence = False
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """Fixed sizes: 288 actions, games of at most 36 moves; params ``[win_before_rotation]``."""

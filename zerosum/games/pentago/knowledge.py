@@ -1,5 +1,7 @@
 """Pentago's search knowledge: the heuristics ``threats`` (the default), ``open_lines``,
-``runs`` and ``centre``, and the ordering hint (wins, blocks, threes, then the centre).
+``runs`` and ``centre``, the ordering hint (wins, blocks, threes, then the centre) and
+the forcing moves the quiescence search follows (placements that make a four or five,
+or stop the opponent's four, judged after the quadrant turn).
 
 The open-line count reads the stones of all 32 lines at once: bit-sliced adders over the
 four directions packed into one 64-bit word (:data:`~zerosum.games.pentago.tables.PACKED_START`),
@@ -23,11 +25,13 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.games.kit import (
-    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
+    FORCING, HEURISTIC, HEURISTIC_LIMIT, ONGOING, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel,
+    lowest_bit, popcount,
 )
+from zerosum.games.pentago.rules import has_five, rotate
 from zerosum.games.pentago.tables import (
-    A_PACK, A_START, CELL_WEIGHT, D_PACK, D_START, H_START, INNER_RING, PACKED_START,
-    QUADRANT_CENTRES, QUADRANT_ORIGIN, ROTATED, RUN_STARTS, RUN_VALUE, S_TO_MOVE, V_PACK, V_START,
+    A_PACK, A_START, CELL_WEIGHT, D_PACK, D_START, FULL, H_START, INNER_RING, P_WIN_BEFORE_ROTATION, PACKED_START,
+    QUADRANT_CENTRES, QUADRANT_ORIGIN, ROTATED, RUN_STARTS, RUN_VALUE, S_STATUS, S_TO_MOVE, V_PACK, V_START,
 )
 
 
@@ -294,6 +298,48 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
             v = (10.0 * (8 * ((my4 >> c) & 1) + 4 * ((op4 >> c) & 1) + 2 * ((my3 >> c) & 1) + ((op3 >> c) & 1))
                  + CELL_WEIGHT[c] + 0.5 * ((my2 >> c) & 1))
         scores[i] = v
+
+
+@helper
+def open_fours(me, op):  # pragma: no cover - compiled
+    """Lines free of op that hold 4 or 5 of me's stones (a four wins with one more stone)."""
+    free, c0, c1, c2 = line_counts(me, op)
+    return popcount(free & c2)
+
+
+@kernel(FORCING)
+def forcing(params, s, out):  # pragma: no cover - compiled
+    """The moves that make a five or a new four for the mover, or leave the opponent fewer
+    fours, judged after the turn (a turn can complete, make or break a line). Only cells
+    on the mover's lines of three or more are tried, every empty cell when the opponent
+    has a four."""
+    if s[S_STATUS] != ONGOING:
+        return 0
+    p = s[S_TO_MOVE]
+    me = s[p]
+    op = s[1 - p]
+    free, c0, c1, c2 = line_counts(me, op)
+    mine = popcount(free & c2)
+    theirs = open_fours(op, me)
+    empty = FULL & ~(me | op)
+    cells = empty if theirs > 0 else empty & spread(free & (c2 | (c1 & c0)))
+    n = 0
+    while cells != 0:
+        c = lowest_bit(cells)
+        cells &= cells - 1
+        placed = me | (1 << c)
+        if params[P_WIN_BEFORE_ROTATION] != 0 and has_five(placed):
+            for r in range(8):
+                out[n + r] = 8 * c + r
+            n += 8
+            continue
+        for r in range(8):
+            a = rotate(placed, r)
+            b = rotate(op, r)
+            if has_five(a) or open_fours(a, b) > mine or (theirs > 0 and open_fours(b, a) < theirs):
+                out[n] = 8 * c + r
+                n += 1
+    return n
 
 
 HEURISTICS = {
