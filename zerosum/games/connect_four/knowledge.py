@@ -111,7 +111,7 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
 
 
 @helper
-def _wins_next(params, mine, occupied):  # pragma: no cover - compiled
+def _wins_next(params: Params, mine: int, occupied: int) -> bool:  # pragma: no cover - compiled
     """Whether ``mine`` completes a line with one more disc in some column's lowest empty cell."""
     playable = (occupied + params[P_BOTTOM]) & params[P_BOARD]
     while playable != 0:
@@ -123,7 +123,7 @@ def _wins_next(params, mine, occupied):  # pragma: no cover - compiled
 
 
 @kernel(FORCING)
-def forcing(params, s, out):  # pragma: no cover - compiled
+def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     """Immediate threats and blocks: moves that win, that block the opponent's winning
     cell, or that leave the mover a winning cell for the next disc."""
     n = legal(params, s, out)

@@ -233,7 +233,7 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
 
 
 @kernel(FORCING)
-def forcing(params, s, out):  # pragma: no cover - compiled
+def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     """The forcing moves: every removal (while one is due) and the moves that close a mill."""
     n = legal(params, s, out)
     if s[S_REMOVAL] != 0:

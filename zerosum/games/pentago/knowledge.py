@@ -301,14 +301,14 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
 
 
 @helper
-def open_fours(me, op):  # pragma: no cover - compiled
+def open_fours(me: int, op: int) -> int:  # pragma: no cover - compiled
     """Lines free of op that hold 4 or 5 of me's stones (a four wins with one more stone)."""
-    free, c0, c1, c2 = line_counts(me, op)
+    free, _c0, _c1, c2 = line_counts(me, op)
     return popcount(free & c2)
 
 
 @kernel(FORCING)
-def forcing(params, s, out):  # pragma: no cover - compiled
+def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
     """The moves that make a five or a new four for the mover, or leave the opponent fewer
     fours, judged after the turn (a turn can complete, make or break a line). Only cells
     on the mover's lines of three or more are tried, every empty cell when the opponent
