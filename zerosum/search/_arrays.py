@@ -15,10 +15,14 @@ the constructor, and one line of its body.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.experimental import structref
 
+from zerosum.games.kit import F64Array, I64Array
 from zerosum.search._flags import N_CFG, N_STATS
 
 I1, I2 = types.int64[::1], types.int64[:, ::1]
@@ -68,8 +72,8 @@ TREE_FIELDS = (
     ("fcfg", D1),     # float configuration slots MC_* (zerosum.search._flags)
     ("stats", I1),    # statistics slots TREE_SIZE, SIMULATIONS, ... (zerosum.search._flags)
 )
-NEGAMAX_ARRAYS = NegamaxArraysType(list(NEGAMAX_FIELDS))
-TREE_ARRAYS = TreeArraysType(list(TREE_FIELDS))
+NEGAMAX_ARRAYS = NegamaxArraysType(list(NEGAMAX_FIELDS))  # type: ignore[no-untyped-call]  # numba's, unannotated
+TREE_ARRAYS = TreeArraysType(list(TREE_FIELDS))  # type: ignore[no-untyped-call]
 
 
 class _Record(structref.StructRefProxy):
@@ -78,12 +82,12 @@ class _Record(structref.StructRefProxy):
     FIELDS: tuple[tuple[str, types.Type], ...] = ()
 
     @classmethod
-    def _build(cls, new, arrays: dict[str, np.ndarray]) -> _Record:
+    def _build(cls, new: Callable[..., Any], arrays: dict[str, np.ndarray]) -> _Record:
         missing = {name for name, _ in cls.FIELDS} ^ set(arrays)
         if missing:
             raise TypeError(f"{cls.__name__} takes exactly the fields {[n for n, _ in cls.FIELDS]}; "
                             f"wrong: {sorted(missing)}")
-        record = new(*(arrays[name] for name, _ in cls.FIELDS))
+        record: _Record = new(*(arrays[name] for name, _ in cls.FIELDS))
         record.__dict__.update(arrays)  # the same memory, read and written from Python
         return record
 
@@ -92,6 +96,21 @@ class NegamaxArrays(_Record):
     """The arrays of one alpha-beta or minimax searcher (fields: :data:`NEGAMAX_FIELDS`)."""
 
     FIELDS = NEGAMAX_FIELDS
+    stack: I64Array
+    moves: I64Array
+    scores: F64Array
+    pv: I64Array
+    pvlen: I64Array
+    tt_key: I64Array
+    tt_val: F64Array
+    tt_move: I64Array
+    tt_meta: I64Array
+    killers: I64Array
+    history: F64Array
+    forced: I64Array
+    noise: F64Array
+    cfg: I64Array
+    stats: I64Array
 
     def __new__(cls, **arrays: np.ndarray) -> NegamaxArrays:
         return cls._build(_new_negamax_arrays, arrays)  # type: ignore[return-value]
@@ -119,19 +138,35 @@ class TreeArrays(_Record):
     """The tree and buffers of one MCTS search (fields: :data:`TREE_FIELDS`)."""
 
     FIELDS = TREE_FIELDS
+    states: I64Array
+    parent: I64Array
+    action: I64Array
+    first: I64Array
+    count: I64Array
+    visits: I64Array
+    wins: F64Array
+    mover: I64Array
+    scratch: I64Array
+    moves: I64Array
+    path: I64Array
+    icfg: I64Array
+    fcfg: F64Array
+    stats: I64Array
 
     def __new__(cls, **arrays: np.ndarray) -> TreeArrays:
         return cls._build(_new_tree_arrays, arrays)  # type: ignore[return-value]
 
 
-structref.define_boxing(NegamaxArraysType, NegamaxArrays)
-structref.define_boxing(TreeArraysType, TreeArrays)
+structref.define_boxing(NegamaxArraysType, NegamaxArrays)  # type: ignore[no-untyped-call]
+structref.define_boxing(TreeArraysType, TreeArrays)  # type: ignore[no-untyped-call]
 
 
 @njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
-def _new_negamax_arrays(stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move, tt_meta,
-                        killers, history, forced, noise, cfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
-    w = structref.new(NEGAMAX_ARRAYS)
+def _new_negamax_arrays(stack: I64Array, moves: I64Array, scores: F64Array, pv: I64Array,  # pragma: no cover
+                        pvlen: I64Array, tt_key: I64Array, tt_val: F64Array, tt_move: I64Array, tt_meta: I64Array,
+                        killers: I64Array, history: F64Array, forced: I64Array, noise: F64Array, cfg: I64Array,
+                        stats: I64Array) -> NegamaxArrays:
+    w: NegamaxArrays = structref.new(NEGAMAX_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
     w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
     w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
     w.killers, w.history, w.forced, w.noise, w.cfg, w.stats = killers, history, forced, noise, cfg, stats
@@ -139,9 +174,10 @@ def _new_negamax_arrays(stack, moves, scores, pv, pvlen, tt_key, tt_val, tt_move
 
 
 @njit(TREE_ARRAYS(*(t for _, t in TREE_FIELDS)), cache=True)
-def _new_tree_arrays(states, parent, action, first, count, visits, wins, mover, scratch, moves,
-                     path, icfg, fcfg, stats):  # type: ignore[no-untyped-def]  # pragma: no cover
-    t = structref.new(TREE_ARRAYS)
+def _new_tree_arrays(states: I64Array, parent: I64Array, action: I64Array, first: I64Array,  # pragma: no cover
+                     count: I64Array, visits: I64Array, wins: F64Array, mover: I64Array, scratch: I64Array,
+                     moves: I64Array, path: I64Array, icfg: I64Array, fcfg: F64Array, stats: I64Array) -> TreeArrays:
+    t: TreeArrays = structref.new(TREE_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
     t.states, t.parent, t.action, t.first, t.count, t.visits = states, parent, action, first, count, visits
     t.wins, t.mover, t.scratch, t.moves, t.path = wins, mover, scratch, moves, path
     t.icfg, t.fcfg, t.stats = icfg, fcfg, stats
