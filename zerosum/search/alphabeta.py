@@ -36,6 +36,7 @@ from __future__ import annotations
 import time as _time
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ from zerosum.search._flags import (
     F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES, LMR_DEPTH, N_CFG,
     N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
-from zerosum.search.functions import heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
 
 DEFAULT_TT_SIZE = 1 << 18
@@ -138,11 +139,11 @@ class AlphaBetaConfig:
 
 TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
 KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "cfg", "stats")  # the arrays that outlive one search
-_FREE: dict[tuple[int, ...], list[dict]] = {}  # the arrays of searchers gone, by game shape and table size
+_FREE: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # the arrays of searchers gone, by game shape and table size
 _MAX_FREE = 4
 
 
-def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict]:
+def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict[str, Any]]:
     """A searcher's arrays (a table of ``n`` entries and its record): ones a searcher left behind, else new.
 
     A table's entries carry the generation of the search that stored them, and ``gen``
@@ -163,7 +164,7 @@ def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict]:
                  "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "cap": 0}
 
 
-def _give_back(key: tuple[int, ...], bundle: dict) -> None:
+def _give_back(key: tuple[int, ...], bundle: dict[str, Any]) -> None:
     free = _FREE.setdefault(key, [])
     if len(free) < _MAX_FREE:
         free.append(bundle)
@@ -176,7 +177,8 @@ class AlphaBeta:
     searcher reads nothing they stored.
     """
 
-    def __init__(self, game: Game, heuristic=None, config: AlphaBetaConfig | None = None, **options) -> None:
+    def __init__(self, game: Game, heuristic: HeuristicArg = None, config: AlphaBetaConfig | None = None,
+                 **options: Any) -> None:
         self.game = game
         self.config = config or AlphaBetaConfig(**options)
         self.config.check(game)
@@ -301,8 +303,9 @@ def _stats(stats: np.ndarray, depth: int, elapsed: float, value: float = 0.0) ->
                        value=value)
 
 
-def alphabeta(game: Game, state: State, depth: int | None = None, heuristic=None, *,
-              time: float | None = None, nodes: int | None = None, seed=None, **options) -> SearchResult:
+def alphabeta(game: Game, state: State, depth: int | None = None, heuristic: HeuristicArg = None, *,
+              time: float | None = None, nodes: int | None = None, seed: int | np.random.Generator | None = None,
+              **options: Any) -> SearchResult:
     """One alpha-beta search from ``state`` (options: the fields of AlphaBetaConfig; the
     table has ``DEFAULT_TT_SIZE`` entries unless ``tt_size`` is given).
 

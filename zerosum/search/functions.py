@@ -36,14 +36,18 @@ from numba.core.types.function_type import WrapperAddressProtocol
 from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import _get_wrapper_address
 
-from zerosum.games.kit import HEURISTIC, Game, Heuristic
+from zerosum.games.kit import HEURISTIC, Game, Heuristic, Params, State
+
+HeuristicArg = str | Heuristic | Callable[..., float] | None
+"""What a search takes as its heuristic: a built-in's name, a Heuristic, a Python callable
+``fn(params, state, player) -> float``, or None for the game's default."""
 
 
 class FunctionRef(WrapperAddressProtocol):
     """A compiled function's address with its signature, resolved once."""
 
     def __init__(self, dispatcher: Any, signature: Any) -> None:
-        self._address = _get_wrapper_address(dispatcher, signature)
+        self._address: int = _get_wrapper_address(dispatcher, signature)  # type: ignore[no-untyped-call]  # numba's
         self._signature = signature
         self.dispatcher = dispatcher
         self.numba_type = types.FunctionType(signature)
@@ -78,7 +82,7 @@ def _wrap_python(fn: Callable[..., float]) -> Any:
     """Compile a bridge that calls a Python heuristic from compiled code."""
 
     @njit(HEURISTIC)
-    def bridge(params, state, player):  # pragma: no cover - compiled
+    def bridge(params: Params, state: State, player: int) -> float:  # pragma: no cover - compiled
         with objmode(v="float64"):
             v = float(fn(params, state, player))
         return v
@@ -86,7 +90,7 @@ def _wrap_python(fn: Callable[..., float]) -> Any:
     return bridge
 
 
-def resolve_heuristic(game: Game, heuristic: str | Heuristic | Callable[..., float] | None) -> Heuristic:
+def resolve_heuristic(game: Game, heuristic: HeuristicArg) -> Heuristic:
     """A Heuristic from a name (the game's built-ins), a Heuristic, or a callable."""
     if heuristic is None or isinstance(heuristic, str):
         return game.heuristic(heuristic)

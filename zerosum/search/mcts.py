@@ -14,6 +14,7 @@ statistics count tree nodes (``nodes``) and ``simulations``.
 from __future__ import annotations
 
 import time as _time
+from typing import cast
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from zerosum.search._flags import (
     N_MC_FCFG, N_MC_ICFG, N_MC_STATS, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS, TO_THE_END, TREE_SIZE,
 )
 from zerosum.search.alphabeta import check_budget
-from zerosum.search.functions import heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
 from zerosum.search.heuristics import zero
 from zerosum.search.result import SearchResult, SearchStats
 
@@ -41,7 +42,7 @@ def check_options(c: float = 1.4, rollout: str = "random", **_: object) -> None:
 class MCTS:
     """A UCT searcher for one game (a fresh tree for every search)."""
 
-    def __init__(self, game: Game, heuristic=None, *, c: float = 1.4, rollout: str = "random",
+    def __init__(self, game: Game, heuristic: HeuristicArg = None, *, c: float = 1.4, rollout: str = "random",
                  rollout_depth: int | None = None, epsilon: float = 0.1, scale: float | None = None,
                  max_nodes: int = 200_000) -> None:
         check_options(c=c, rollout=rollout)
@@ -69,7 +70,7 @@ class MCTS:
         t.icfg[MC_SEED] = int(rng.integers(1 << 31))
         t0 = _time.perf_counter()
         done = 0
-        chunk = sims if time is None else 64
+        chunk = cast(int, sims) if time is None else 64  # sims is given when time is not
         while True:
             t.icfg[MC_SIMS] = chunk if sims is None else min(chunk, sims - done)
             self._kernels.mcts(self._heur, g.params, t)

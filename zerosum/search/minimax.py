@@ -15,11 +15,11 @@ from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import LEAVES, NODES
-from zerosum.search.functions import heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
 from zerosum.search.result import SearchResult, SearchStats
 
 
-def minimax(game: Game, state: State, depth: int, heuristic=None) -> SearchResult:
+def minimax(game: Game, state: State, depth: int, heuristic: HeuristicArg = None) -> SearchResult:
     """Full-width search to ``depth`` plies; ties go to the first move in legal order."""
     if game.is_terminal(state):
         raise GameOverError("cannot search a finished game")
