@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.experimental import structref
 
-from zerosum.games.kit import F64Array, I64Array
+from zerosum.games.kit.kernels import F64Array, I64Array
 from zerosum.search._flags import N_CFG, N_STATS
 
 I1, I2 = types.int64[::1], types.int64[:, ::1]

@@ -14,14 +14,17 @@ so a new one (a search window, a reduction, a quiescence step) is one more helpe
 one more flag.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit, types
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
-from zerosum.games.kit.kernels import HEURISTIC, ONGOING, contains
-from zerosum.search._arrays import NEGAMAX_ARRAYS, TREE_ARRAYS
+from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Params, State, contains
+from zerosum.search._arrays import NEGAMAX_ARRAYS, TREE_ARRAYS, NegamaxArrays, TreeArrays
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, EVAL_ORDER_DEPTH, F_EVAL_ORDER,
     F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, KEEP_SEED, LEAVES,
@@ -40,10 +43,12 @@ legal, apply, status, player, key, order, forcing = (
 _H = types.FunctionType(HEURISTIC)
 _P = types.Array(types.int64, 1, "C", readonly=True)  # the game's params (read-only)
 _I, _F = types.int64, types.float64
+Heur = Callable[[Params, State, int], float]  # a heuristic as the searches call it (a first-class function)
 
 
-@njit
-def evaluate_moves(heur, params, w, s, mv, sc, n, ply):  # pragma: no cover - compiled
+@njit()
+def evaluate_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64Array,  # pragma: no cover - compiled
+                   sc: F64Array, n: int, ply: int) -> None:
     """sc[i]: the heuristic's value for the mover of the position after mv[i] (a finished
     game: its value), each counted as a node and a leaf: a one-ply search for ordering."""
     me = player(params, s)
@@ -60,7 +65,8 @@ def evaluate_moves(heur, params, w, s, mv, sc, n, ply):  # pragma: no cover - co
 
 
 @njit(inline="always")
-def score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags):  # pragma: no cover - compiled
+def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64Array,  # pragma: no cover - compiled
+                sc: F64Array, n: int, ply: int, depth: int, hash_move: int, slot: int, flags: int) -> bool:
     """Ordering scores for the ``n`` moves at ``ply``; False when they keep generation order.
 
     The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
@@ -99,7 +105,8 @@ QUIESCE = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params,
 
 
 @njit(QUIESCE, cache=True)
-def quiesce(heur, params, w, ply, left, alpha, beta):  # pragma: no cover - compiled
+def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  # pragma: no cover - compiled
+            alpha: float, beta: float) -> float:
     """Past the horizon: the heuristic's value (the side to move may "stand pat"), or better
     through one of the game's forcing moves, followed for at most ``left`` plies."""
     s, stats = w.stack[ply], w.stats
@@ -137,7 +144,8 @@ def quiesce(heur, params, w, ply, left, alpha, beta):  # pragma: no cover - comp
 
 
 @njit(inline="always")
-def child_value(heur, params, w, ply, depth, alpha, beta, same):  # pragma: no cover - compiled
+def child_value(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int,  # pragma: no cover - compiled
+                alpha: float, beta: float, same: bool) -> float:
     """The value for the mover at ``ply`` of the child at ``ply + 1`` searched to ``depth``
     in the window (alpha, beta); ``same``: the same player moves again there."""
     if same:
@@ -146,7 +154,8 @@ def child_value(heur, params, w, ply, depth, alpha, beta, same):  # pragma: no c
 
 
 @njit(inline="always")
-def reduction(w, ply, depth, i, a, hash_move, flags):  # pragma: no cover - compiled
+def reduction(w: NegamaxArrays, ply: int, depth: int, i: int, a: int, hash_move: int,  # pragma: no cover - compiled
+              flags: int) -> int:
     """Plies by which late-move reductions shorten move ``a`` (the ``i``-th tried): 1 for a
     late quiet move (not among the first LMR_MOVES, not the TT move or a killer, not a
     forcing move), 2 when it is very late and depth allows; 0 otherwise."""
@@ -160,7 +169,8 @@ def reduction(w, ply, depth, i, a, hash_move, flags):  # pragma: no cover - comp
 
 
 @njit(NEGAMAX, cache=True)
-def negamax(heur, params, w, ply, depth, alpha, beta):  # pragma: no cover - compiled
+def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int,  # pragma: no cover - compiled
+            alpha: float, beta: float) -> float:
     """Fail-soft negamax alpha-beta from ``w.stack[ply]``; see zerosum.search.alphabeta."""
     flags = w.cfg[C_FLAGS]
     if depth <= 0 and flags & F_QUIESCE:
@@ -245,7 +255,7 @@ MINIMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I)  # heur, params, arrays,
 
 
 @njit(MINIMAX, cache=True)
-def minimax(heur, params, w, ply, depth):  # pragma: no cover - compiled
+def minimax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int) -> float:  # pragma: no cover - compiled
     """Full-width negamax from ``w.stack[ply]``, counting NODES and LEAVES (no TT, no ordering)."""
     s, stats, pvlen = w.stack[ply], w.stats, w.pvlen
     stats[NODES] += 1
@@ -281,7 +291,7 @@ def minimax(heur, params, w, ply, depth):  # pragma: no cover - compiled
 
 # ---- MCTS (UCT): expansion and rollouts (selection and backpropagation: _parts) ----------
 @njit(inline="always")
-def expand(params, t, node, depth):  # pragma: no cover - compiled
+def expand(params: Params, t: TreeArrays, node: int, depth: int) -> tuple[int, int]:  # pragma: no cover - compiled
     """At a leaf's second visit (the root's first) add all its children, if there is room,
     and step into one at random; (node, depth)."""
     s = t.states[node]
@@ -304,7 +314,8 @@ def expand(params, t, node, depth):  # pragma: no cover - compiled
 
 
 @njit(inline="always")
-def greedy_move(heur, params, t, s, p, n, a, out):  # pragma: no cover - compiled
+def greedy_move(heur: Heur, params: Params, t: TreeArrays, s: State, p: int, n: int,  # pragma: no cover - compiled
+                a: int, out: State) -> int:
     """The move the heuristic likes best for ``p`` (a win above all; else ``a``), ``out`` as scratch."""
     bestv = -1e300
     for i in range(n):
@@ -320,7 +331,7 @@ def greedy_move(heur, params, t, s, p, n, a, out):  # pragma: no cover - compile
 
 
 @njit(inline="always")
-def rollout(heur, params, t, node):  # pragma: no cover - compiled
+def rollout(heur: Heur, params: Params, t: TreeArrays, node: int) -> float:  # pragma: no cover - compiled
     """Play from ``node`` to the end (or MC_ROLLOUT_DEPTH plies, then ask the heuristic);
     player 0's reward."""
     t.scratch[0, :] = t.states[node]
@@ -349,7 +360,7 @@ MCTS = types.void(_H, _P, TREE_ARRAYS)  # heur, params, tree
 
 
 @njit(MCTS, cache=True)
-def mcts(heur, params, t):  # pragma: no cover - compiled
+def mcts(heur: Heur, params: Params, t: TreeArrays) -> None:  # pragma: no cover - compiled
     """Run ``t.icfg[MC_SIMS]`` UCT simulations on the tree held in ``t``; see zerosum.search.mcts."""
     if t.icfg[MC_SEED] != KEEP_SEED:
         np.random.seed(t.icfg[MC_SEED])
