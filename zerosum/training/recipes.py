@@ -60,7 +60,7 @@ RECIPES: dict[str, dict[str, Any]] = {
         "opponent_weights": [0.3, 0.35, 0.35], "steps": 600_000, "n_envs": 8, "net_arch": (256, 256),
         "lr_schedule": "linear",
         "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01},
-        "eval_opponents": ["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], "eval_games": 50,
+        "eval_opponents": ["random", "alphabeta(depth=1)"], "eval_games": 50,
         "eval_every": 100_000,
     },
     # Pentago against alpha-beta: a tenth of the games against random (wins from the start), then
