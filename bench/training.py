@@ -78,6 +78,7 @@ TARGETS: dict[str, list[tuple[str, str, int, int]]] = {  # game -> (label, oppon
 ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
     "tictactoe": {
         "recipe": {},
+        "no_exploiter": {"exploiter": 0.0},
         "no_opening": {"random_opening": 0.0},
         "random_only": {"opponent": "random", "opponent_weights": None},
         "no_noisy": {"opponent": ["random", "solved"], "opponent_weights": [0.6, 0.4]},
