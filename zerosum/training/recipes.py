@@ -1,8 +1,8 @@
-"""Named training recipes (tuned settings) and ``ensure_tictactoe_checkpoint`` for ``make run``.
+"""Named training recipes (tuned settings) and the checkpoints ``make run`` trains on first use.
 
 >>> from zerosum.training.recipes import RECIPES
 >>> sorted(RECIPES)
-['pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick', 'tictactoe_self_play']
+['connect_four', 'pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick', 'tictactoe_self_play']
 
 ``zerosum train --recipe tictactoe --out runs/ttt`` runs one; any other option on the
 command line overrides the recipe's value.
