@@ -55,7 +55,7 @@ RECIPES: dict[str, dict[str, Any]] = {
         "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 50_000,
     },
     # Connect Four (PettingZoo's MaskablePPO tutorial game) against random, one-ply alpha-beta and
-    # two-ply alpha-beta that blunders a quarter of the time; 600k steps, about 12 min on 2 cores.
+    # two-ply alpha-beta that blunders a quarter of the time; 600k steps (370 s of CPU for 567k).
     "connect_four": {
         "game": "connect_four",
         "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.25)"],
@@ -108,11 +108,11 @@ def recipe(name: str, **overrides: Any) -> Any:
 
 
 RECIPE_NOTES: dict[str, str] = {
-    "tictactoe": "tic-tac-toe, never loses (random, perfect play, blundering perfect play; 300k steps, ~3 min)",
+    "tictactoe": "tic-tac-toe that never loses: perfect, blundering and exploiting opponents (300k steps, ~4 min)",
     "tictactoe_quick": "tic-tac-toe against random, 30k steps (~20 s): beats random, loses to perfect play",
     "tictactoe_dqn": "tic-tac-toe, masked DQN against random (100k steps)",
     "tictactoe_self_play": "tic-tac-toe, self-play snapshots plus random (200k steps)",
-    "connect_four": "Connect Four against random and noisy alpha-beta (15 min)",
+    "connect_four": "Connect Four against random and (noisy) alpha-beta (600k steps, 6-13 min)",
     "pentago": "Pentago against random, alpha-beta depth 1 and (noisy) depth 2 (long; give --max-seconds)",
     "pentago_curriculum": "Pentago through random, alpha-beta depth 1, depth 2 by win rate (long)",
 }
