@@ -111,7 +111,8 @@ class EvalCallback(BaseCallback):
             tag = "" if plies == 0 else f"/open{plies}"
             for r in report.results:
                 for seat, rec in enumerate((r.first, r.second)):
-                    row = {"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
+                    row: dict[str, Any] = {
+                           "steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
                            "opponent": r.opponent, "openings": plies, "seat": seat, "games": rec.games,
                            "wins": rec.wins, "draws": rec.draws, "losses": rec.losses, "score": rec.score}
                     rows.append(row)

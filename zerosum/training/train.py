@@ -345,7 +345,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
         model = algo_class(cfg.algo).load(str(out / "model.zip"), env=env, device=cfg.device,
                                           tensorboard_log=str(out / "tb") if tb else None)
     else:
-        model = make_model(cfg, env, str(out / "tb") if tb else None)
+        model = make_model(cfg, env, str(out / "tb") if tb and out else None)
     formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
     model.set_logger(configure(str(out) if out else None, formats))
 
