@@ -78,6 +78,7 @@ TARGETS: dict[str, list[tuple[str, str, int, int]]] = {  # game -> (label, oppon
 ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
     "tictactoe": {
         "recipe": {},
+        "no_exploiter": {"exploiter": 0.0},
         "no_opening": {"random_opening": 0.0},
         "random_only": {"opponent": "random", "opponent_weights": None},
         "no_noisy": {"opponent": ["random", "solved"], "opponent_weights": [0.6, 0.4]},
@@ -98,7 +99,9 @@ def measure(checkpoint: Any, game: str, seed: int = 12345) -> dict[str, Any]:
     for label, opponent, games, plies in TARGETS[game]:
         r = zerosum.evaluate(f"ppo(path={checkpoint})", game, [opponent], games=games, seed=seed,
                              opening_plies=plies).results[0]
-        out[label] = {"losses": r.first.losses + r.second.losses, "score": round(r.score, 4),
+        games = r.first.games + r.second.games
+        out[label] = {"losses": r.first.losses + r.second.losses,
+                      "score": round((r.first.score * r.first.games + r.second.score * r.second.games) / games, 4),
                       "seat0": round(r.first.score, 4), "seat1": round(r.second.score, 4)}
     return out
 

@@ -145,3 +145,31 @@ def test_make_runs_hook_trains_the_recipe_and_copies_its_best(tmp_path, monkeypa
     assert json.loads((tmp_path / "ck" / "ttt.json").read_text())["best"]["path"] == "best.zip"
     assert "the never-losing tic-tac-toe agent (recipe tictactoe, best.zip" in capsys.readouterr().out
     assert recipes.ensure_never_losing_tictactoe(path) == path  # present: returned as is
+
+
+def test_the_exploiter_aims_at_the_lines_the_last_walk_found_lost(tmp_path):
+    res = train(tiny_cfg(tmp_path, eval_exhaustive=True, eval_openings=[0, 1], exploiter=0.5, steps=384))
+    mix = res.metadata["opponents"]
+    assert mix["kind"] == "mixture" and mix["opponents"][-1] == "exploiter(fallback=solved)"
+    assert mix["weights"][-1] == 0.5
+    with pytest.raises(ValueError, match="exploiter needs eval_exhaustive"):
+        TrainConfig(exploiter=0.5)
+
+
+def test_worst_case_names_the_opponent_moves_into_lost_lines():
+    from zerosum.agents.exploiter import ExploiterAgent
+    from zerosum.evaluation.exhaustive import worst_case
+
+    game = make_game("tictactoe")
+    weak = "alphabeta(depth=1, tie_break=off)"
+    wc = worst_case(weak, game, 1)
+    assert wc.losses > 0 and wc.losing_moves
+    exploiter = ExploiterAgent(rng=0)
+    exploiter.update(wc.losing_moves)
+    learner = make_agent(weak)
+    for _ in range(5):  # the exploiter (first) beats the policy every game
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            mover = exploiter if game.current_player(state) == 0 else learner
+            state = game.apply(state, mover.act(game, state))
+        assert game.returns(state)[1] == -1

@@ -118,6 +118,8 @@ def parser() -> argparse.ArgumentParser:
                    help="evaluate from these numbers of random opening plies (default 0)")
     p.add_argument("--eval-exhaustive", action=argparse.BooleanOptionalAction,
                    help="small games: also walk every opponent move against the policy (0 lines lost: it never loses)")
+    p.add_argument("--exploiter", type=float, metavar="W",
+                   help="with --eval-exhaustive: mixture weight of an opponent that plays into the lines last found lost")
     p.add_argument("--keep-best", action=argparse.BooleanOptionalAction,
                    help="save best.zip at the best periodic evaluation (default on)")
     p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")

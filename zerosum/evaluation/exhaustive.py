@@ -17,7 +17,7 @@ few thousand policy calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,8 @@ class WorstCase:
     draws: int
     losses: int
     positions: int  # distinct positions where the policy chose a move
+    losing_moves: dict[bytes, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """Where the opponent (or the opening) is to move: the moves that lead to a lost line, by ``state.tobytes()``."""
 
 
 def worst_case(policy: str | Agent, game: str | Game, seat: int, *, opening_plies: int = 0,
@@ -58,6 +60,7 @@ def worst_case(policy: str | Agent, game: str | Game, seat: int, *, opening_plie
     agent.prepare(g)
     agent.reset()
     memo: dict[bytes, np.ndarray] = {}
+    losing: dict[bytes, tuple[int, ...]] = {}
     choices = [0]
 
     def walk(state: Any, plies: int) -> np.ndarray:  # (wins, draws, losses) over the lines below
@@ -73,8 +76,14 @@ def worst_case(policy: str | Agent, game: str | Game, seat: int, *, opening_plie
             counts = np.array([r > 0, r == 0, r < 0], dtype=np.int64)
         elif plies > 0 or g.current_player(state) != seat:
             counts = np.zeros(3, dtype=np.int64)
+            bad = []
             for a in g.legal_actions(state):
-                counts = counts + walk(g.apply_unchecked(state, int(a)), max(plies - 1, 0))
+                below = walk(g.apply_unchecked(state, int(a)), max(plies - 1, 0))
+                counts = counts + below
+                if below[2]:
+                    bad.append(int(a))
+            if bad and g.current_player(state) != seat:  # the opponent's choice (not the policy's opening ply)
+                losing[state.tobytes()] = tuple(bad)
         else:
             choices[0] += 1
             counts = walk(g.apply(state, agent.act(g, state)), 0)
@@ -82,7 +91,7 @@ def worst_case(policy: str | Agent, game: str | Game, seat: int, *, opening_plie
         return counts
 
     wins, draws, losses = (int(x) for x in walk(g.initial_state(), opening_plies))
-    return WorstCase(seat, opening_plies, wins + draws + losses, wins, draws, losses, choices[0])
+    return WorstCase(seat, opening_plies, wins + draws + losses, wins, draws, losses, choices[0], losing)
 
 
 __all__ = ["WorstCase", "worst_case"]

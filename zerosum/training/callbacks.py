@@ -61,9 +61,11 @@ class EvalCallback(BaseCallback):
     def __init__(self, game: Game, opponents: list[str], *, every: int, games_per_seat: int, algo: str,
                  obs_format: str, csv_path: str | Path | None = None, seed: int = 0, verbose: int = 0,
                  openings: tuple[int, ...] | list[int] = (0,),
-                 on_best: Callable[[int, dict[str, Any]], None] | None = None, exhaustive: bool = False) -> None:
+                 on_best: Callable[[int, dict[str, Any]], None] | None = None, exhaustive: bool = False,
+                 exploiter: Any = None) -> None:
         super().__init__(verbose)
         self.exhaustive = bool(exhaustive)
+        self.exploiter = exploiter  # an ExploiterAgent aimed at the lines each exhaustive walk finds lost
         self.openings = tuple(int(k) for k in openings) or (0,)
         self.on_best = on_best
         self.best: dict[str, Any] | None = None
@@ -109,7 +111,8 @@ class EvalCallback(BaseCallback):
             tag = "" if plies == 0 else f"/open{plies}"
             for r in report.results:
                 for seat, rec in enumerate((r.first, r.second)):
-                    row: dict[str, Any] = {"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
+                    row: dict[str, Any] = {
+                           "steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
                            "opponent": r.opponent, "openings": plies, "seat": seat, "games": rec.games,
                            "wins": rec.wins, "draws": rec.draws, "losses": rec.losses, "score": rec.score}
                     rows.append(row)
@@ -137,13 +140,17 @@ class EvalCallback(BaseCallback):
         from zerosum.evaluation.exhaustive import worst_case
 
         rows = []
+        targets: dict[bytes, tuple[int, ...]] = {}
         for seat in (0, 1):
             wc = worst_case(agent, self.game, seat, opening_plies=max(self.openings))
+            targets.update(wc.losing_moves)
             rows.append({"steps": self.num_timesteps, "seconds": round(t0 - self._start - self._eval_seconds, 2),
                          "opponent": EVERY_LINE, "openings": wc.opening_plies, "seat": seat, "games": wc.lines,
                          "wins": wc.wins, "draws": wc.draws, "losses": wc.losses,
                          "score": round((wc.wins + 0.5 * wc.draws) / max(wc.lines, 1), 4)})
             self.logger.record(f"eval/every_line/seat{seat}_lines_lost", wc.losses)
+        if self.exploiter is not None:
+            self.exploiter.update(targets)
         return rows
 
     def _rank(self, rows: list[dict[str, Any]]) -> None:

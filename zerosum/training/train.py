@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from zerosum.agents.checkpoints import ALGOS, require_train_extra
 from zerosum.agents.learned import OBS_FORMATS
 from zerosum.games.kit import ZerosumError
@@ -106,6 +108,7 @@ class TrainConfig:
     eval_games: int = 50                         # per opponent and seat
     eval_openings: list[int] = field(default_factory=lambda: [0])  # evaluate from these numbers of random plies
     eval_exhaustive: bool = False                # also walk every opponent move (small games: a proof)
+    exploiter: float = 0.0                       # mixture weight of an opponent aiming at the lines last found lost
     keep_best: bool = True                       # save best.zip at the best periodic evaluation
     lr_schedule: str = "constant"                # "linear": the learning rate decays to 0 at `steps`
     log_every: float = 15.0                      # seconds between progress lines (verbose >= 1)
@@ -131,6 +134,11 @@ class TrainConfig:
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: at least 1")
         self.net_arch = tuple(int(n) for n in self.net_arch)
+        if self.exploiter and not (self.eval_exhaustive and self.eval_every > 0 and self.eval_games > 0):
+            raise ValueError("exploiter needs eval_exhaustive with periodic evaluation (eval_every, eval_games > 0): "
+                             "its targets are the lines the last evaluation found lost")
+        if isinstance(self.exploiter, bool) or not 0.0 <= float(self.exploiter) < 1.0:
+            raise ValueError(f"exploiter={self.exploiter!r} is not allowed: a mixture weight in [0, 1)")
         if self.lr_schedule not in LR_SCHEDULES:
             raise ValueError(f"lr_schedule={self.lr_schedule!r} is not allowed: one of {', '.join(LR_SCHEDULES)}")
         if isinstance(self.random_opening, bool) or not 0.0 <= float(self.random_opening) <= 1.0:
@@ -172,8 +180,13 @@ class TrainResult:
         return self.steps / self.seconds if self.seconds else 0.0
 
 
-def make_source(cfg: TrainConfig) -> OpponentSource:
-    """The opponent source a config asks for."""
+def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
+    """The opponent source a config asks for (with ``exploiter`` mixed in at weight ``cfg.exploiter``)."""
+    if exploiter is not None and cfg.exploiter:
+        specs = list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent]
+        weights = np.ones(len(specs)) / len(specs) if cfg.opponent_weights is None else np.asarray(
+            cfg.opponent_weights, dtype=float) / np.sum(cfg.opponent_weights)
+        return MixedOpponent([*specs, exploiter], [*(weights * (1 - cfg.exploiter)), cfg.exploiter])
     if cfg.self_play:
         base = cfg.curriculum or (list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent])
         return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size)
@@ -316,7 +329,13 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
                 (out / name).unlink(missing_ok=True)
         (out / "run.json").write_text(json.dumps({"settings": cfg.settings(), "steps": cfg.steps}, indent=2,
                                                  default=list) + "\n")
-    source = make_source(cfg)
+    exploiter = None
+    if cfg.exploiter:
+        from zerosum.agents.exploiter import ExploiterAgent
+
+        exploiter = ExploiterAgent()
+        exploiter.prepare(game)
+    source = make_source(cfg, exploiter)
     env = make_vec_env(cfg, source)
     tb = _tensorboard_available() and cfg.tensorboard and out is not None
     if resuming:
@@ -324,7 +343,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
         model = algo_class(cfg.algo).load(str(out / "model.zip"), env=env, device=cfg.device,
                                           tensorboard_log=str(out / "tb") if tb else None)
     else:
-        model = make_model(cfg, env, str(out / "tb") if tb and out is not None else None)
+        model = make_model(cfg, env, str(out / "tb") if tb and out else None)
     formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
     model.set_logger(configure(str(out) if out else None, formats))
 
@@ -337,7 +356,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     evaluator = EvalCallback(game, cfg.eval_opponents, every=cfg.eval_every, games_per_seat=cfg.eval_games,
                              algo=cfg.algo, obs_format=cfg.obs_format, seed=cfg.seed, openings=cfg.eval_openings,
                              csv_path=out / "eval.csv" if out else None, verbose=cfg.verbose, on_best=save_best,
-                             exhaustive=cfg.eval_exhaustive)
+                             exhaustive=cfg.eval_exhaustive, exploiter=exploiter)
     if resuming and out and (out / "best.json").is_file():
         evaluator.best = json.loads((out / "best.json").read_text()).get("best")
     outcomes = OutcomeCallback(source, verbose=cfg.verbose)
