@@ -72,7 +72,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = Parser(prog="zerosum train", description=__doc__, argument_default=S,
                epilog="recipes (--recipe NAME):\n" + describe_recipes())
-    p.add_argument("--recipe", metavar="NAME", help=f"start from a named recipe's settings: {', '.join(sorted(RECIPES))}")
+    p.add_argument("--recipe", metavar="NAME",
+                   help=f"start from a named recipe's settings: {', '.join(sorted(RECIPES))}")
     p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
     p.add_argument("--variant", action="extend", nargs="+", metavar="KEY=VALUE", help=VARIANT_HELP)
     p.add_argument("--opponent", type=_specs, metavar="SPECS",
@@ -119,7 +120,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-exhaustive", action=argparse.BooleanOptionalAction,
                    help="small games: also walk every opponent move against the policy (0 lines lost: it never loses)")
     p.add_argument("--exploiter", type=float, metavar="W",
-                   help="with --eval-exhaustive: mixture weight of an opponent that plays into the lines last found lost")
+                   help="with --eval-exhaustive: mixture weight of an opponent that plays into the lines "
+                        "last found lost")
     p.add_argument("--keep-best", action=argparse.BooleanOptionalAction,
                    help="save best.zip at the best periodic evaluation (default on)")
     p.add_argument("--save-every", type=int, help="steps between periodic checkpoints (0: none)")
@@ -154,8 +156,9 @@ def config_from_args(ns: argparse.Namespace) -> Any:
 
         asked = ENVS[args["game"]][1] if args["game"] in ENVS else args["game"]
         if asked != RECIPES[name]["game"]:
+            theirs = ", ".join(sorted(n for n, r in RECIPES.items() if r["game"] == asked)) or "none yet"
             raise UsageError(f"recipe {name!r} trains {RECIPES[name]['game']}, not {asked}; drop --game or pick a "
-                             f"{asked} recipe ({', '.join(sorted(n for n, r in RECIPES.items() if r['game'] == asked)) or 'none yet'})")
+                             f"{asked} recipe ({theirs})")
     try:
         algo_kwargs = parse_assignments(args.pop("algo_kwarg", []), "--algo-kwarg")
     except ValueSyntaxError as exc:

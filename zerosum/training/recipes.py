@@ -1,8 +1,9 @@
 """Named training recipes (tuned settings) and the checkpoints ``make run`` trains on first use.
 
 >>> from zerosum.training.recipes import RECIPES
->>> sorted(RECIPES)
-['connect_four', 'pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick', 'tictactoe_self_play']
+>>> sorted(RECIPES)  # doctest: +NORMALIZE_WHITESPACE
+['connect_four', 'pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick',
+ 'tictactoe_self_play']
 
 ``zerosum train --recipe tictactoe --out runs/ttt`` runs one; any other option on the
 command line overrides the recipe's value.
@@ -70,7 +71,8 @@ RECIPES: dict[str, dict[str, Any]] = {
     # --max-seconds for your budget; bench/training.py pentago reports the curve).
     "pentago": {
         "game": "pentago",
-        "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.3)", "alphabeta(depth=2)"],
+        "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.3)",
+                     "alphabeta(depth=2)"],
         "opponent_weights": [0.1, 0.4, 0.25, 0.25], "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
         "eval_opponents": ["alphabeta(depth=1)", "alphabeta(depth=2)"], "eval_games": 25, "eval_every": 200_000,
@@ -181,5 +183,5 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     return zip_path
 
 
-__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe", "ensure_tictactoe_checkpoint",
-           "recipe"]
+__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
+           "ensure_tictactoe_checkpoint", "recipe"]

@@ -5,12 +5,10 @@
 >>> result.checkpoint                                                                             # doctest: +SKIP
 PosixPath('runs/ttt/model.zip')
 
-One run: build the opponent source (fixed, curriculum or self-play pool), ``n_envs``
-single-agent envs in one process (DummyVecEnv: for cheap games in-process vectorisation
-beats subprocesses on 2 cores), the SB3 model (MaskablePPO by default; PPO and DQN
-without masks, where an illegal action ends the episode with a penalty), callbacks for
-evaluation, self-play snapshots and outcome counts, then ``learn`` and save the
-checkpoint with its metadata. Output directory::
+One run: the opponent source (fixed, curriculum or self-play pool), ``n_envs`` single-agent
+envs in one process (DummyVecEnv beats subprocesses for cheap games on 2 cores), the SB3 model
+(MaskablePPO by default; PPO and DQN without masks: an illegal action ends the episode with a
+penalty), callbacks (evaluation, snapshots, outcomes), ``learn``, the checkpoint. Output::
 
     run.json                   the settings, written before training starts
     model.zip, model.json      the final checkpoint and its metadata
@@ -234,11 +232,9 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
 
 
 def _tensorboard_available() -> bool:
-    try:
-        import tensorboard
-    except ImportError:
-        return False
-    return True
+    import importlib.util
+
+    return importlib.util.find_spec("tensorboard") is not None
 
 
 def opponent_specs(cfg: TrainConfig) -> list[str]:
@@ -274,7 +270,8 @@ def existing_settings(out: Path) -> dict[str, Any] | None:
 
 
 def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
-    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting; True when resuming."""
+    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
+    True when resuming."""
     if resume and overwrite:
         raise TrainingSetupError("give either resume or overwrite, not both")
     old = existing_settings(out) if out.is_dir() else None
