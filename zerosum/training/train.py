@@ -19,13 +19,12 @@ penalty), callbacks (evaluation, snapshots, outcomes), ``learn``, the checkpoint
     eval.csv                   periodic evaluation: wins/draws/losses per opponent and seat
     progress.csv               SB3's training log (and TensorBoard files when installed)
 
-A directory that already holds a run is refused before anything is written, unless
-``resume=True`` (same settings: load ``model.zip`` and train on to ``steps``) or
-``overwrite=True``. Opponent and evaluation specs are built and checked against the game
-first too (``perfect_nim`` cannot play tic-tac-toe), so bad input fails before training.
+A directory that already holds a run is refused before anything is written, unless ``resume=True``
+(same settings: load ``model.zip``, train on to ``steps``) or ``overwrite=True``. Opponent and
+evaluation specs are checked against the game first too, so bad input fails before training.
 
-Seeds: the same ``seed`` on the same machine replays the run exactly (SB3 seeds python,
-numpy and torch; env ``i`` is seeded ``seed + i``, and its opponent's generator from it).
+Seeds: the same ``seed`` on the same machine replays the run exactly (SB3 seeds python, numpy
+and torch; env ``i`` is seeded ``seed + i``, its opponent's generator from it).
 """
 
 from __future__ import annotations
