@@ -36,7 +36,9 @@ def emit(name: str, rows: list[dict[str, Any]], columns: list[str], extra: dict[
 
 
 def table(rows: list[dict[str, Any]], columns: list[str]) -> None:
-    """Print the rows as a plain table, one column per name."""
+    """Print the rows as a plain table, one column per name (nothing for no rows)."""
+    if not rows:
+        return
     widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]
     print()
     print("  ".join(c.ljust(w) for c, w in zip(columns, widths)))

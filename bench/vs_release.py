@@ -22,7 +22,8 @@ complete depth 5 (iterative deepening, a fresh table per position; target: ours 
 alternating; target: ours not below 0.1.0's). ``--no-nodes`` skips it.
 
     python bench/vs_release.py [GAME ...] [--games 200] [--time 0.05] [--workers 2]
-        [--ours SPEC] [--theirs SPEC] [--plies N] [--seed 0] [--build-dir DIR] [--repeats 3] [--no-nodes]
+        [--ours SPEC] [--theirs SPEC] [--plies N] [--seed 0] [--build-dir DIR] [--repeats 3]
+        [--no-nodes | --nodes-only]
 
 SPEC is ``KEY=VALUE, ...`` of AlphaBeta options (``heuristic=threats, tt_size=262144``),
 for every game, or ``GAME:KEY=VALUE, ...`` for one game; repeat the flag to give both.
@@ -258,12 +259,15 @@ def main() -> None:
     ap.add_argument("--build-dir", type=Path, default=None, help="build 0.1.0 here (reused when built)")
     ap.add_argument("--repeats", type=int, default=3, help="rounds of the Pentago nodes/s measurement (default 3)")
     ap.add_argument("--no-nodes", action="store_true", help="skip the Pentago nodes and nodes/s measurement")
+    ap.add_argument("--nodes-only", action="store_true", help="the Pentago nodes and nodes/s measurement alone")
     args = ap.parse_args()
     if args.games < 2 or args.time <= 0:
         ap.error("--games must be at least 2 and --time positive")
     release = build_commit(RELEASE, args.build_dir)
     rows, heads = [], []
     search_row = None
+    if args.nodes_only:
+        args.games_to_play = ["pentago"]
     if "pentago" in args.games_to_play and not args.no_nodes:
         search_row = node_bench(release, max(1, args.repeats))
         print(f"pentago depth {NODE_DEPTH}: nodes {search_row['nodes ratio']:.3f}x 0.1.0's, nodes/s "
@@ -272,7 +276,7 @@ def main() -> None:
                               search_row["theirs nodes"], f"<= {NODE_TARGET}x", lower_is_better=True))
         heads.append(headline("pentago nodes/s, open_lines, exact only", search_row["ours nodes/s"],
                               search_row["theirs nodes/s"], ">= 1x"))
-    for name in args.games_to_play:
+    for name in [] if args.nodes_only else args.games_to_play:
         row = run_game(name, args, release)
         rows.append(row)
         heads.append(headline(f"{name} score vs 0.1.0 at {args.time:g} s/move", row["score"], 0.5,

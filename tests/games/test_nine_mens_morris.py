@@ -379,8 +379,8 @@ def test_alphabeta_equals_minimax(variant):
         h = heuristics[i % len(heuristics)]
         for depth in (1, 2, 3):
             ref = search.minimax(game, s, depth, heuristic=h).value
-            for opts in ({}, {"tt": False, "ordering": False}, {"history": True}):
-                got = search.alphabeta(game, s, depth, heuristic=h, **opts).value
+            for opts in ({}, {"tt": False, "ordering": False}, {"history": True}, {"pvs": False, "aspiration": False}):
+                got = search.alphabeta(game, s, depth, heuristic=h, quiescence=False, **opts).value
                 assert got == pytest.approx(ref, abs=1e-9), (i, depth, h, opts)
 
 

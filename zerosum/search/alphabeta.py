@@ -12,9 +12,11 @@ Beyond the source studies (docs/search.md says what each does and when to switch
 
 * exact, values unchanged (every configuration still returns minimax's value at the same
   depth): principal variation search (``pvs``: the first move with the full window, the
-  others with a null window, re-searched when they fail high) and aspiration windows
+  others with a null window, re-searched when they fail high), aspiration windows
   (``aspiration``: each iteration of iterative deepening starts with a window around the
-  previous value, widened on failure);
+  previous value, widened on failure) and ordering by value (``eval_order``: at nodes
+  with 3 or more plies left, the game's forcing moves first, then the moves by their
+  children's heuristic values, each evaluation counted as a node);
 * selective, values change by design: late-move reductions (``lmr``: late quiet moves
   searched shallower first, re-searched at full depth when they beat alpha) and a
   quiescence search (``quiescence``: past the horizon, the game's forcing moves are

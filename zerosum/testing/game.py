@@ -211,18 +211,23 @@ def _check_legal_kernel(game: Game, state: State, line: tuple[int, ...], legal: 
 
 
 def _check_search(game: Game, depth: int, count: int, seed: int) -> int:
-    """Alpha-beta (every enhancement on) gives minimax's value on random positions."""
+    """Alpha-beta (every exact enhancement on, the selective ones off) gives minimax's value
+    on random positions; with the selective ones on too it still plays a legal move."""
     from zerosum.search import alphabeta, minimax
 
     lines = random_lines(game, count, seed, max_plies=min(game.max_game_length, 40))
     for state, line in lines:
         expected = minimax(game, state, depth)
-        got = alphabeta(game, state, depth=depth)
+        got = alphabeta(game, state, depth=depth, lmr=False, quiescence=False)
         if got.value != expected.value:
             fail(game, line, f"alphabeta(depth={depth}) gives {got.value}, minimax {expected.value} "
                              f"(heuristic {game.default_heuristic!r})", state)
         if got.action not in game.legal_actions(state):
             fail(game, line, f"alphabeta chose {got.action}, not a legal action", state)
+        selective = alphabeta(game, state, depth=depth, lmr=depth >= 3 or None,
+                              quiescence=game.kernels.has_forcing or None)
+        if selective.action not in game.legal_actions(state):
+            fail(game, line, f"alphabeta (lmr, quiescence) chose {selective.action}, not a legal action", state)
     return len(lines)
 
 
