@@ -8,7 +8,7 @@ game's own hint, killer moves, history heuristic with 2^depth or depth^2 increme
 iterative deepening under a depth, time or node budget (the best move of the last
 finished iteration is always kept), and random tie-breaking at the root from a seed.
 
-Beyond the source studies (docs/search.md says what each does and when to switch it off):
+Beyond the source studies (docs/concepts/search.md says what each does and when to switch it off):
 
 * exact, values unchanged (every configuration still returns minimax's value at the same
   depth): principal variation search (``pvs``: the first move with the full window, the
