@@ -1,6 +1,10 @@
 """Measure one build of zerosum (whichever ``import zerosum`` finds): search nodes/s on the
 bench positions and env() moves/s, printed as one JSON line. Run by vs_previous.py under
-each build; it uses only the API that every version since 0.1.0 has.
+each build; it uses only the API that every version since 0.1.0 has. Both builds search with
+the same heuristic (the one the earlier builds had as their default) and the same
+enhancements: the ones a later build added (PVS, aspiration windows, ordering by child
+values, late-move reductions, quiescence) are switched off, so that the figure measures
+the machinery that runs the same search, not a different search.
 
     python bench/_probe.py GAME [GAME ...] [--seconds S]
 """
@@ -14,15 +18,27 @@ import time
 
 import numpy as np
 
-# game -> (variant, search depth, plies of random opening per bench position, positions)
+# game -> (variant, search depth, plies of random opening per bench position, heuristic)
 CASES = {
-    "tictactoe": ({}, 9, (0, 1, 2), 1),
-    "nim": ({}, 8, (0, 2, 4), 1),
-    "pentago": ({}, 4, (8, 12, 16), 1),
-    "nine_mens_morris": ({}, 6, (0, 12, 30), 1),
-    "halma": ({"size": 10}, 3, (0, 20, 60), 1),
-    "connect_four": ({}, 7, (0, 6, 12), 1),
+    "tictactoe": ({}, 9, (0, 1, 2), "lines"),
+    "nim": ({}, 8, (0, 2, 4), "nim_sum"),
+    "pentago": ({}, 4, (8, 12, 16), "open_lines"),
+    "nine_mens_morris": ({}, 6, (0, 12, 30), "men_mills"),
+    "halma": ({"size": 10}, 3, (0, 20, 60), "distance"),
+    "connect_four": ({}, 7, (0, 6, 12), "windows"),
 }
+LATER = {"pvs": False, "aspiration": False, "eval_order": False, "lmr": False, "quiescence": False}
+"""Enhancements added after 0.1.0, switched off where the build has them."""
+
+
+def engine(game, heuristic: str):
+    """An AlphaBeta with ``heuristic`` and only the enhancements every build has."""
+    import dataclasses
+
+    from zerosum.search import AlphaBeta, AlphaBetaConfig
+
+    fields = {f.name for f in dataclasses.fields(AlphaBetaConfig)}
+    return AlphaBeta(game, heuristic, **{k: v for k, v in LATER.items() if k in fields})
 
 
 def positions(game, plies: tuple[int, ...], seed: int = 0) -> list[np.ndarray]:
@@ -43,20 +59,19 @@ def positions(game, plies: tuple[int, ...], seed: int = 0) -> list[np.ndarray]:
 
 def search_rate(name: str, seconds: float) -> dict:
     from zerosum.games import make_game
-    from zerosum.search import AlphaBeta
 
-    variant, depth, plies, _ = CASES[name]
+    variant, depth, plies, heuristic = CASES[name]
     game = make_game(name, **variant)
     states = positions(game, plies)
-    AlphaBeta(game).search(states[0], depth=1)  # compile / load
+    engine(game, heuristic).search(states[0], depth=1)  # compile / load
     nodes = 0
     spent = 0.0
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end:
         for s in states:
-            engine = AlphaBeta(game)
+            searcher = engine(game, heuristic)
             t0 = time.perf_counter()
-            r = engine.search(s, depth=depth)
+            r = searcher.search(s, depth=depth)
             spent += time.perf_counter() - t0
             nodes += r.stats.nodes
     return {"nodes": nodes, "seconds": spent, "nodes_per_s": nodes / spent}
