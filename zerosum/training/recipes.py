@@ -120,6 +120,20 @@ RECIPE_NOTES: dict[str, str] = {
 }
 
 
+def _existing_tictactoe(path: str | Path) -> tuple[Path, bool]:
+    """The checkpoint path for ``path`` and whether a tic-tac-toe checkpoint is already there
+    (a file there that is not one is a CheckpointError: it is never overwritten)."""
+    from zerosum.agents.checkpoints import CheckpointError, checkpoint_paths, read_metadata
+
+    zip_path, sidecar = checkpoint_paths(path)
+    if not (zip_path.exists() or sidecar.exists()):
+        return zip_path, False
+    meta = read_metadata(zip_path)
+    if meta["game"] != "tictactoe":
+        raise CheckpointError(f"{zip_path} is a {meta['game']} checkpoint, not tic-tac-toe")
+    return zip_path, True
+
+
 def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *, seed: int = 0,
                                 steps: int | None = None, verbose: int = 0) -> Path:
     """The tic-tac-toe checkpoint at ``path``, trained first (MaskablePPO against random) if missing.
@@ -128,13 +142,10 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     ``tictactoe_quick`` recipe (30k steps, 10-20 s on 2 cores) and saved there. A file that
     exists but is not a readable checkpoint is an error, never overwritten.
     """
-    from zerosum.agents.checkpoints import CheckpointError, checkpoint_paths, read_metadata, save_checkpoint
+    from zerosum.agents.checkpoints import save_checkpoint
 
-    zip_path, sidecar = checkpoint_paths(path)
-    if zip_path.exists() or sidecar.exists():
-        meta = read_metadata(zip_path)
-        if meta["game"] != "tictactoe":
-            raise CheckpointError(f"{zip_path} is a {meta['game']} checkpoint, not tic-tac-toe")
+    zip_path, found = _existing_tictactoe(path)
+    if found:
         return zip_path
     from zerosum.training.train import train
 
@@ -158,16 +169,12 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     """
     import shutil
 
-    from zerosum.agents.checkpoints import CheckpointError, checkpoint_paths, read_metadata
-
-    zip_path, sidecar = checkpoint_paths(path)
-    if zip_path.exists() or sidecar.exists():
-        meta = read_metadata(zip_path)
-        if meta["game"] != "tictactoe":
-            raise CheckpointError(f"{zip_path} is a {meta['game']} checkpoint, not tic-tac-toe")
+    zip_path, found = _existing_tictactoe(path)
+    if found:
         return zip_path
     from zerosum.training.train import train
 
+    sidecar = zip_path.with_suffix(".json")  # as checkpoint_paths names it
     run = zip_path.parent / "tictactoe_run"
     result = train(recipe("tictactoe", seed=seed, out=str(run), verbose=verbose), overwrite=True)
     best = result.metadata.get("best") or {}

@@ -200,6 +200,15 @@ def petcu(params: Params, s: State, player: int) -> float:  # pragma: no cover -
     return petcu_value(params, s, player, PETCU_WEIGHTS)
 
 
+@helper
+def _moved(own: int, a: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The mover's men after placing or moving action a (not a removal), and the point reached."""
+    if a < MOVE_BASE:
+        return own | (1 << a), a
+    q = (a - MOVE_BASE) % NUM_POINTS
+    return own ^ ((1 << ((a - MOVE_BASE) // NUM_POINTS)) | (1 << q)), q
+
+
 @kernel(ORDER)
 def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
     """Mill-closing moves 2, mill-blocking moves +1; removals: men in an open two first."""
@@ -216,12 +225,7 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
                 if popcount(opp & m) == 2 and (m & empty) != 0:
                     score = 1.0
         else:
-            if a < MOVE_BASE:
-                q = a
-                board = own | (1 << q)
-            else:
-                q = (a - MOVE_BASE) % NUM_POINTS
-                board = own ^ ((1 << ((a - MOVE_BASE) // NUM_POINTS)) | (1 << q))
+            board, q = _moved(own, a)
             if closes_mill(board, q):
                 score += 2.0
             for j in range(2):
@@ -242,12 +246,7 @@ def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover
     m = 0
     for i in range(n):
         a = out[i]
-        if a < MOVE_BASE:
-            q = a
-            board = own | (1 << q)
-        else:
-            q = (a - MOVE_BASE) % NUM_POINTS
-            board = own ^ ((1 << ((a - MOVE_BASE) // NUM_POINTS)) | (1 << q))
+        board, q = _moved(own, a)
         if closes_mill(board, q):
             out[m] = a
             m += 1
