@@ -211,7 +211,8 @@ def case_speed(args: argparse.Namespace) -> None:
                        ("recipe with 4 epochs, 64x64", {"opponent": "random", "net_arch": (64, 64),
                                                         "algo_kwargs": {"n_epochs": 4}})):
         cpu0 = time.process_time()
-        res = train(recipe("tictactoe", steps=args.steps, out=None, eval_games=0, eval_every=0, **over))
+        res = train(recipe("tictactoe", steps=args.steps, out=None, eval_games=0, eval_every=0, exploiter=0.0,
+                           eval_exhaustive=False, **over))
         rows.append({"what": name, "steps": res.steps, "steps_per_s": round(res.steps_per_second),
                      "cpu_steps_per_s": round(res.steps / (time.process_time() - cpu0))})
     emit("training_speed_tictactoe", rows, ["what", "steps", "steps_per_s", "cpu_steps_per_s"],
