@@ -172,9 +172,10 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     zip_path, found = _existing_tictactoe(path)
     if found:
         return zip_path
+    from zerosum.agents.checkpoints import checkpoint_paths
     from zerosum.training.train import train
 
-    sidecar = zip_path.with_suffix(".json")  # as checkpoint_paths names it
+    sidecar = checkpoint_paths(zip_path)[1]
     run = zip_path.parent / "tictactoe_run"
     result = train(recipe("tictactoe", seed=seed, out=str(run), verbose=verbose), overwrite=True)
     best = result.metadata.get("best") or {}
