@@ -151,7 +151,10 @@ def _sort_desc(mv: I64Array, sc: F64Array, lo: int, hi: int) -> None:  # pragma:
 @njit()
 def pick_next(mv: I64Array, sc: F64Array, i: int, n: int) -> None:  # pragma: no cover - compiled
     """Bring the best remaining move to mv[i]: by selection for the first few (cheap when a
-    cutoff comes early), then by sorting the rest once."""
+    cutoff comes early), then by sorting the rest once. Where the children are leaves the
+    searches stop after the selections and keep generation order: every move left is then
+    scored unless one cuts, and sorting them cost more time than its earlier cutoffs saved
+    (Pentago, depth 5 on the bench positions: 1.27x the nodes, 0.91x the CPU time)."""
     if i < PICKS:
         j = i
         for t in range(i + 1, n):

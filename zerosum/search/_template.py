@@ -71,13 +71,17 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
 
     The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
     EVAL_ORDER_DEPTH plies or more left, each child's heuristic value), the TT move, the
-    killers and the history add up, each if its flag is on."""
+    killers and the history add up, each if its flag is on. Where the children's values
+    order the moves, the TT move does not go first: it is the best move of a search one
+    ply shallower, and following it there cost 1.8x the nodes to depth 5 on Pentago's
+    bench positions and 1.1x on Nine Men's Morris's (bench/vs_release.py --nodes-only)."""
     if ply == 0 and w.cfg[C_SEEDED]:
         root_noise_scores(w, mv, sc, n, hash_move, slot, flags)
         return True
     if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY | F_EVAL_ORDER) or ply == 0):
         return False
-    if flags & F_EVAL_ORDER and depth >= EVAL_ORDER_DEPTH:  # the game's forcing moves first, then by value
+    by_value = flags & F_EVAL_ORDER and depth >= EVAL_ORDER_DEPTH
+    if by_value:  # the game's forcing moves first, then by value
         evaluate_moves(heur, params, w, s, mv, sc, n, ply)
         forced, nf = w.forced[ply], w.forced[ply, w.forced.shape[1] - 1]
         for i in range(n):
@@ -90,7 +94,7 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
         sc[:n] = 0.0
     for i in range(n):
         a = mv[i]
-        if flags & F_TT_MOVE and a == hash_move:
+        if flags & F_TT_MOVE and a == hash_move and not by_value:
             sc[i] += TT_FIRST
         if flags & F_KILLERS and (a == w.killers[ply, 0] or a == w.killers[ply, 1]):
             sc[i] += KILLER if a == w.killers[ply, 0] else 0.5 * KILLER
@@ -200,7 +204,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     leaf = depth == 1 and not flags & F_QUIESCE
     alpha0, best, best_move = alpha, -INF, -1
     for i in range(n):
-        if ordered and i <= PICKS:
+        if ordered and (i < PICKS or (i == PICKS and not leaf)):  # see pick_next
             pick_next(mv, sc, i, n)
         a = mv[i]
         apply(params, s, a, child)
