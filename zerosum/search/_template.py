@@ -81,25 +81,32 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
     if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY | F_EVAL_ORDER) or ply == 0):
         return False
     by_value = flags & F_EVAL_ORDER and depth >= EVAL_ORDER_DEPTH
+    scale = HINT_WEIGHT
     if by_value:  # the game's forcing moves first, then by value
         evaluate_moves(heur, params, w, s, mv, sc, n, ply)
         forced, nf = w.forced[ply], w.forced[ply, w.forced.shape[1] - 1]
         for i in range(n):
             sc[i] = sc[i] * HINT_WEIGHT + (FORCING_FIRST if contains(forced, nf, mv[i]) else 0.0)
+        scale = 1.0
     elif flags & F_HINT:
         order(params, s, mv, n, sc)
-        for i in range(n):
-            sc[i] *= HINT_WEIGHT
     else:
         sc[:n] = 0.0
+    tt = hash_move if flags & F_TT_MOVE and not by_value else -2  # -2 (and -1: none) is no move
+    k0, k1 = (w.killers[ply, 0], w.killers[ply, 1]) if flags & F_KILLERS else (-2, -2)
+    history, use_history = w.history, flags & F_HISTORY
     for i in range(n):
         a = mv[i]
-        if flags & F_TT_MOVE and a == hash_move and not by_value:
-            sc[i] += TT_FIRST
-        if flags & F_KILLERS and (a == w.killers[ply, 0] or a == w.killers[ply, 1]):
-            sc[i] += KILLER if a == w.killers[ply, 0] else 0.5 * KILLER
-        if flags & F_HISTORY:
-            sc[i] += w.history[a]
+        v = sc[i] * scale
+        if a == tt:
+            v += TT_FIRST
+        if a == k0:
+            v += KILLER
+        elif a == k1:
+            v += 0.5 * KILLER
+        if use_history:
+            v += history[a]
+        sc[i] = v
     return True
 
 
