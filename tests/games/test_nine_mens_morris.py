@@ -338,6 +338,7 @@ def test_variant_recorded():
 def test_heuristics():
     game = NineMensMorris()
     assert set(game.heuristics) == {"men", "men_mills", "men_mobility", "threats", "petcu"}
+    assert game.default_heuristic == "men_mobility"  # the strongest against 0.1.0 at equal time (see the class)
     s = game.position(x=["a7", "d7", "g7", "b4", "c4"], o=["g1", "d1", "f2", "c3"], to_move=1)
     h = {name: game.heuristic(name).fn for name in game.heuristics}
     assert h["men"](game.params, s, 0) == 1.0
