@@ -10,8 +10,9 @@
         seed, and measure best.zip and model.zip as `targets` does
     python bench/training.py opponent_cost [--steps 4000]
         a learner stepping random moves through SingleAgentEnv against fresh and reused
-        alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU)
-        and the fresh opponent's overhead
+        alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU),
+        the fresh opponent's overhead, the opponent's search time per step (what bounds the
+        rate), and the same loop under zerosum 0.1.0 in the same run (--no-release skips it)
     python bench/training.py tictactoe [--seeds 0 1 2] [--games 500]
         the `tictactoe` recipe: wall and CPU time, training steps/s, then 500 deterministic
         games per seat against random
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -150,43 +152,97 @@ def case_ablation(args: argparse.Namespace) -> None:
 
 
 def _stepping(game: str, spec: str, fresh: bool, steps: int) -> dict[str, Any]:
-    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU time."""
+    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU
+    time, and the opponent's search time per step (the whole ``search()`` call, and within it
+    the compiled iterations: what bounds the rate when the Python around it costs nothing)."""
     from zerosum.training.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
+    spent = {"search": 0.0, "iterations": 0.0, "searches": 0}
+    seen: list[Any] = [None]
+
+    def account() -> None:  # the opponent replies at most once per learner move in these games
+        result = getattr(env.opponent, "last_stats", None)
+        if result is not None and result is not seen[0]:
+            seen[0] = result
+            spent["search"] += result.stats.time
+            spent["iterations"] += sum(it.time for it in getattr(result, "iterations", ())) or result.stats.time
+            spent["searches"] += 1
 
     def walk(n: int) -> int:
         episodes = 0
         for _ in range(n):
             _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            account()
             if done:
                 env.reset()
+                account()
                 episodes += 1
         return episodes
 
     walk(200)  # compiled code loaded, tables warm
+    spent.update(search=0.0, iterations=0.0, searches=0)
     cpu0, t0 = time.process_time(), time.perf_counter()
     episodes = walk(steps)
     wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     return {"game": game, "opponent": spec, "fresh": fresh, "steps": steps, "episodes": episodes,
-            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu)}
+            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu),
+            "search_ms_per_step": round(1e3 * spent["search"] / steps, 3),
+            "compiled_ms_per_step": round(1e3 * spent["iterations"] / steps, 3),
+            "other_ms_per_step": round(1e3 * (wall - spent["search"]) / steps, 3)}
+
+
+def _release_stepping(steps: int, build_dir: str | None) -> list[dict[str, Any]]:
+    """The same measurement under zerosum 0.1.0 (built from this repository's history, run in its
+    own process with its own caches; its SingleAgentEnv has the same signature)."""
+    import json
+    import subprocess
+    import sys
+
+    from _builds import RELEASE, build_commit, environment
+
+    tree = build_commit(RELEASE, Path(build_dir) if build_dir else None)
+    out = subprocess.run([sys.executable, __file__, "_stepping", "--steps", str(steps)], env=environment(tree),
+                         check=True, capture_output=True, text=True).stdout
+    rows: list[dict[str, Any]] = json.loads(out.strip().splitlines()[-1])
+    for r in rows:
+        r["version"] = "0.1.0"
+    return rows
+
+
+COST_CASES = (("pentago", "alphabeta(depth=2)"), ("tictactoe", "alphabeta(depth=9)"))
+
+
+def case_stepping_json(args: argparse.Namespace) -> None:
+    """The rows of opponent_cost for this process's zerosum, as one JSON line (for another build)."""
+    import json
+
+    rows = [_stepping(game, spec, fresh, args.steps) for game, spec in COST_CASES for fresh in (True, False)]
+    print(json.dumps(rows))
 
 
 def case_opponent_cost(args: argparse.Namespace) -> None:
     rows = []
-    for game, spec in (("pentago", "alphabeta(depth=2)"), ("tictactoe", "alphabeta(depth=9)")):
+    for game, spec in COST_CASES:
         for _ in range(args.repeat):
             pair = [_stepping(game, spec, fresh, args.steps) for fresh in (True, False)]
-            for r in pair:
-                r["fresh_overhead"] = round(pair[1]["cpu_steps_per_s"] / pair[0]["cpu_steps_per_s"] - 1, 3)
-            rows += pair
-    pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"]]
-    emit("training_opponent_cost", rows, ["game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
-                                          "cpu_steps_per_s", "fresh_overhead"],
-         {"headline": [headline("Pentago SingleAgentEnv steps/s vs fresh alphabeta(depth=2)",
-                                max(r["steps_per_s"] for r in pentago_fresh), 1421, ">= 3,000"),
+            rows += [{"version": "ours", **r} for r in pair]
+    if not args.no_release:
+        rows += _release_stepping(args.steps, args.build_dir)
+    for r in rows:
+        reused = next(x for x in rows if x["version"] == r["version"] and x["game"] == r["game"] and not x["fresh"])
+        r["fresh_overhead"] = round(reused["cpu_steps_per_s"] / r["cpu_steps_per_s"] - 1, 3) if r["fresh"] else None
+    pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "ours"]
+    release = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "0.1.0"]
+    ours = max(r["cpu_steps_per_s"] for r in pentago_fresh)
+    emit("training_opponent_cost", rows, ["version", "game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
+                                          "cpu_steps_per_s", "fresh_overhead", "search_ms_per_step",
+                                          "compiled_ms_per_step", "other_ms_per_step"],
+         {"headline": [headline("Pentago SingleAgentEnv steps/s (CPU) vs fresh alphabeta(depth=2), 0.1.0 in the "
+                                "same run as peer (1,421 wall on the issue's day)", ours,
+                                release[0]["cpu_steps_per_s"] if release else None, ">= 3,000"),
                        headline("fresh opponent overhead over a reused one (Pentago, CPU time)",
                                 pentago_fresh[-1]["fresh_overhead"], None, "<= 10%", lower_is_better=True)]})
 
@@ -256,12 +312,14 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("case", choices=["targets", "ablation", "opponent_cost", "tictactoe", "speed", "pentago",
-                                     "pentago_speed"])
+                                     "pentago_speed", "_stepping"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
     ap.add_argument("--checkpoint", nargs="+", default=[])
     ap.add_argument("--recipe", default="tictactoe", choices=sorted(ABLATIONS))
     ap.add_argument("--variants", nargs="+", default=None)
+    ap.add_argument("--build-dir", default=None, help="opponent_cost: where 0.1.0 is built (kept between runs)")
+    ap.add_argument("--no-release", action="store_true", help="opponent_cost: skip zerosum 0.1.0")
     ap.add_argument("--repeat", type=int, default=1, help="opponent_cost: measure each pair this many times")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
@@ -275,11 +333,11 @@ def main() -> None:
     torch.set_num_threads(1)
     if args.games is None:
         args.games = 500 if args.case == "tictactoe" else 50
-    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost"):
-        args.steps = {"speed": 30_000, "pentago_speed": 5_000, "opponent_cost": 4_000}[args.case]
+    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost", "_stepping"):
+        args.steps = {"speed": 30_000, "pentago_speed": 5_000}.get(args.case, 4_000)
     {"targets": case_targets, "ablation": case_ablation, "opponent_cost": case_opponent_cost,
      "tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
-     "pentago_speed": case_pentago_speed}[args.case](args)
+     "pentago_speed": case_pentago_speed, "_stepping": case_stepping_json}[args.case](args)
 
 
 if __name__ == "__main__":
