@@ -109,6 +109,8 @@ def parser() -> argparse.ArgumentParser:
                    help="any other SB3 arguments of the algorithm, KEY=VALUE ... (values as for --variant)")
     p.add_argument("--random-opening", type=float, metavar="P",
                    help="chance that a training game starts with one random ply (default 0)")
+    p.add_argument("--symmetry", action=argparse.BooleanOptionalAction,
+                   help="show each episode under a random symmetry of the board (tic-tac-toe, Connect Four, Pentago)")
     p.add_argument("--lr-schedule", choices=("constant", "linear"), help="learning rate: constant or decaying to 0")
     p.add_argument("--seed", type=int, help="default 0")
     p.add_argument("--threads", type=int, help="torch threads (default 1: fastest for tiny nets on 2 cores)")

@@ -82,6 +82,7 @@ class TrainConfig:
     window: int = 500                            # ... over this many episodes
     curriculum_metric: str = "win"               # "win" or "score" (draw = half)
     random_opening: float = 0.0                  # chance that an episode starts with one random ply
+    symmetry: bool = False                       # show each episode under a random board symmetry
     self_play: bool = False                      # play a pool of frozen snapshots
     pool_size: int = 10
     snapshot_every: int = 20_000
@@ -207,7 +208,7 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
             opp = source if cfg.vec == "dummy" else make_source(cfg)
             return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
                                           illegal_penalty=cfg.illegal_penalty, variant=cfg.variant,
-                                          random_opening=cfg.random_opening))
+                                          random_opening=cfg.random_opening, symmetry=cfg.symmetry))
         return make
 
     fns = [factory(i) for i in range(cfg.n_envs)]
@@ -305,6 +306,13 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     """
     game = resolve_game(cfg.game, cfg.variant)  # a bad game or variant fails before torch loads
     check_opponents(cfg, game)
+    if cfg.symmetry:
+        from zerosum.training.symmetry import board_symmetries
+
+        try:
+            board_symmetries(game)
+        except ValueError as exc:
+            raise TrainingSetupError(str(exc)) from None
     out = Path(cfg.out) if cfg.out else None
     resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
     require_train_extra()
