@@ -318,7 +318,6 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     require_train_extra()
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
 
     from zerosum.agents.checkpoints import algo_class, save_checkpoint
     from zerosum.training.callbacks import (
@@ -348,8 +347,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
                                           tensorboard_log=str(out / "tb") if tb else None)
     else:
         model = make_model(cfg, env, str(out / "tb") if tb and out else None)
-    formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
-    model.set_logger(configure(str(out) if out else None, formats))
+    model.set_logger(_logger(out, stdout=cfg.verbose > 1, tensorboard=tb))
 
     def save_best(steps: int, summary: dict[str, Any]) -> None:
         if out and cfg.keep_best:
@@ -392,6 +390,21 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     counts = {f"seat{s}": dict(zip(("win", "draw", "loss", "illegal"), map(int, outcomes.counts[s]))) for s in (0, 1)}
     return TrainResult(checkpoint, meta, int(model.num_timesteps), seconds, evaluator.eval_seconds,
                        evaluator.history, counts, model)
+
+
+def _logger(out: Path | None, *, stdout: bool, tensorboard: bool) -> Any:
+    """SB3's logger, writing only into the run's directory (progress.csv, TensorBoard) and to
+    stdout with -vv; SB3's configure() would make a /tmp/SB3-<date> directory without one."""
+    import sys
+
+    from stable_baselines3.common.logger import CSVOutputFormat, HumanOutputFormat, Logger, TensorBoardOutputFormat
+
+    formats: list[Any] = [CSVOutputFormat(str(out / "progress.csv"))] if out else []
+    if out and tensorboard:
+        formats.append(TensorBoardOutputFormat(str(out)))
+    if stdout:
+        formats.append(HumanOutputFormat(sys.stdout))
+    return Logger(str(out) if out else None, formats)
 
 
 def _metadata(cfg: TrainConfig, game: Any, source: OpponentSource, steps: int) -> dict[str, Any]:
