@@ -76,6 +76,58 @@ class MixedOpponent(OpponentSource):
                 "weights": [round(float(x), 6) for x in self.p]}
 
 
+PRIORITIES = ("learnable", "hard")
+
+
+class PrioritizedOpponents(OpponentSource):
+    """A mixture whose weights follow the learner's results: a curriculum without thresholds.
+
+    Each opponent's score ``s`` over its last ``window`` games (win 1, draw 1/2, loss 0; 1/2
+    before its first game, so every opponent is tried) sets its priority, times its base
+    weight: ``"learnable"`` ``s * (1 - s)`` (the games the learner wins about half of: as it
+    improves, the mass moves up a ladder of opponents) or ``"hard"`` ``(1 - s) ** 2`` (the
+    opponents it loses to, as prioritized fictitious self-play samples its snapshots). A
+    share ``floor`` of the games is spread evenly over all opponents, so none is forgotten.
+    """
+
+    def __init__(self, opponents: list[str | Agent], weights: list[float] | None = None, *,
+                 priority: str = "learnable", window: int = 200, floor: float = 0.1) -> None:
+        if priority not in PRIORITIES:
+            raise ValueError(f"priority={priority!r} is not allowed: one of {PRIORITIES}")
+        if window < 1:
+            raise ValueError(f"window={window!r} is not allowed: at least 1 game")
+        if not 0.0 <= floor <= 1.0:
+            raise ValueError(f"floor={floor!r} is not allowed: a share in [0, 1]")
+        self.mixture = MixedOpponent(opponents, weights)
+        self.names = [getattr(o, "name", o) for o in self.mixture.opponents]
+        self.priority, self.window, self.floor = priority, int(window), float(floor)
+        self.results: dict[str, deque[float]] = {name: deque(maxlen=self.window) for name in self.names}
+
+    def scores(self) -> np.ndarray:
+        """Each opponent's recent score for the learner (1/2 before its first game)."""
+        return np.array([float(np.mean(self.results[n])) if self.results[n] else 0.5 for n in self.names])
+
+    def probabilities(self) -> np.ndarray:
+        """The chance of each opponent in the next episode."""
+        s = self.scores()
+        w = self.mixture.p * (s * (1.0 - s) if self.priority == "learnable" else (1.0 - s) ** 2)
+        p = w / w.sum() if w.sum() > 0 else self.mixture.p
+        return self.floor / len(p) + (1.0 - self.floor) * p
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        return self.mixture.opponents[int(rng.choice(len(self.names), p=self.probabilities()))]
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        if opponent in self.results:
+            self.results[opponent].append(1.0 if reward > 0 else 0.5 if reward == 0 else 0.0)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "prioritized", "opponents": self.names, "weights": [round(float(x), 6) for x in self.mixture.p],
+                "priority": self.priority, "window": self.window, "floor": self.floor,
+                "scores": [round(float(x), 3) for x in self.scores()],
+                "probabilities": [round(float(x), 3) for x in self.probabilities()]}
+
+
 class Curriculum(OpponentSource):
     """Opponents in order of strength; move on when the learner's rate over a window passes a threshold.
 
@@ -186,4 +238,5 @@ def split_specs(text: str) -> list[str]:
     return split_top_level(text)
 
 
-__all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]
+__all__ = ["PRIORITIES", "Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "PrioritizedOpponents",
+           "SelfPlayPool", "as_source", "split_specs"]

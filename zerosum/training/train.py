@@ -42,7 +42,9 @@ import numpy as np
 from zerosum.agents.checkpoints import ALGOS, require_train_extra
 from zerosum.agents.learned import OBS_FORMATS
 from zerosum.games.kit import ZerosumError
-from zerosum.training.opponents import Curriculum, FixedOpponent, MixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.opponents import (
+    PRIORITIES, Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
+)
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
 # algorithm defaults, overridable through TrainConfig.algo_kwargs
@@ -77,9 +79,10 @@ class TrainConfig:
     variant: dict[str, Any] = field(default_factory=dict)
     opponent: str | list[str] = "random"         # fixed opponent (agent spec), or a list: a mixture
     opponent_weights: list[float] | None = None  # the mixture's weights (uniform by default)
+    opponent_priority: str | None = None         # "learnable" or "hard": the mixture's weights follow results
     curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
     threshold: float = 0.8                       # curriculum: advance at this win rate ...
-    window: int = 500                            # ... over this many episodes
+    window: int = 500                            # ... over this many episodes (also opponent_priority's window)
     curriculum_metric: str = "win"               # "win" or "score" (draw = half)
     random_opening: float = 0.0                  # chance that an episode starts with one random ply
     symmetry: bool = False                       # show each episode under a random board symmetry
@@ -144,6 +147,9 @@ class TrainConfig:
         self.eval_openings = [int(k) for k in self.eval_openings] or [0]
         if min(self.eval_openings) < 0:
             raise ValueError(f"eval_openings={self.eval_openings!r} is not allowed: numbers of plies >= 0")
+        if self.opponent_priority is not None and self.opponent_priority not in PRIORITIES:
+            raise ValueError(f"opponent_priority={self.opponent_priority!r} is not allowed: "
+                             f"one of {PRIORITIES} or None")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
 
@@ -191,6 +197,9 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
     if cfg.curriculum:
         return Curriculum(cfg.curriculum, threshold=cfg.threshold, window=cfg.window, metric=cfg.curriculum_metric)
     if isinstance(cfg.opponent, (list, tuple)):
+        if cfg.opponent_priority:
+            return PrioritizedOpponents(list(cfg.opponent), cfg.opponent_weights, priority=cfg.opponent_priority,
+                                        window=cfg.window)
         if len(cfg.opponent) > 1:
             return MixedOpponent(list(cfg.opponent), cfg.opponent_weights)
         return FixedOpponent(cfg.opponent[0])
