@@ -18,8 +18,11 @@
         games per seat against random
     python bench/training.py speed [--steps 30000]
         training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
-    python bench/training.py pentago [--minutes 30] [--games 50]
-        the `pentago` recipe against alphabeta(depth=1) for a time budget, with the score curve
+    python bench/training.py pentago [--minutes 60] [--games 50] [--eval-every 200000]
+        the `pentago` recipe for a time budget, with the score curve against alphabeta(depth=1)
+        and alphabeta(depth=2) per seat (the README's 1-hour run)
+    python bench/training.py ablation --recipe pentago --budget 6 [--variants ...]
+        the pentago recipe and its variants, each for the same training time
     python bench/training.py pentago_speed [--steps 5000]
         training steps/s of Pentago against alphabeta(depth=2)
 
@@ -93,6 +96,23 @@ ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
+def pentago_ablations() -> dict[str, dict[str, Any]]:
+    """The pentago recipe's variants, each without one ingredient; run them for one time budget
+    (--budget), since the ingredients buy steps as well as games."""
+    from zerosum.training.recipes import PENTAGO_DEPTH2, RECIPES
+
+    return {
+        "recipe": {},
+        "no_symmetry": {"symmetry": False},
+        "no_priority": {"opponent_priority": None},  # the ladder drawn uniformly
+        "old_mixture": {"opponent_priority": None, "opponent_weights": [0.1, 0.4, 0.25, 0.25],
+                        "opponent": ["random", "alphabeta(depth=1)", f"noisy(base={PENTAGO_DEPTH2}, epsilon=0.3)",
+                                     PENTAGO_DEPTH2]},  # the earlier recipe's mixture
+        "search_defaults": {"opponent": [o.replace(PENTAGO_DEPTH2, "alphabeta(depth=2)")
+                                         for o in RECIPES["pentago"]["opponent"]]},
+    }
+
+
 def measure(checkpoint: Any, game: str, seed: int = 12345) -> dict[str, Any]:
     """The issue's measures of one checkpoint (deterministic policy) with zerosum.evaluate."""
     import zerosum
@@ -127,14 +147,17 @@ def case_ablation(args: argparse.Namespace) -> None:
     from zerosum.training.recipes import recipe
     from zerosum.training.train import train
 
-    variants = args.variants or list(ABLATIONS[args.recipe])
+    table = pentago_ablations() if args.recipe == "pentago" else ABLATIONS[args.recipe]
+    variants = args.variants or list(table)
     game = recipe(args.recipe).game
     rows = []
     for variant in variants:
         for seed in args.seeds:
-            over = dict(ABLATIONS[args.recipe][variant])
+            over = dict(table[variant])
             if args.steps:
                 over["steps"] = args.steps
+            if args.budget:
+                over.update(max_seconds=args.budget * 60, steps=10**9)
             cfg = recipe(args.recipe, seed=seed, out=f"{args.out}/{args.recipe}_{variant}_seed{seed}", **over)
             cpu0, t0 = time.process_time(), time.perf_counter()
             res = train(cfg, overwrite=True)
@@ -148,7 +171,7 @@ def case_ablation(args: argparse.Namespace) -> None:
                                  "wall_s": round(wall), "cpu_s": round(cpu), **_flat(measure(path, game), game)})
                     print(rows[-1], flush=True)
     emit(f"training_ablation_{args.recipe}", rows, list(rows[0]),
-         {"variants": {v: ABLATIONS[args.recipe][v] for v in variants}})
+         {"variants": {v: table[v] for v in variants}})
 
 
 def _stepping(game: str, spec: str, fresh: bool, steps: int) -> dict[str, Any]:
@@ -281,12 +304,12 @@ def case_pentago(args: argparse.Namespace) -> None:
     from zerosum.training.train import train
 
     cfg = recipe("pentago", max_seconds=args.minutes * 60, steps=10**9, out=f"{args.out}/pentago",
-                 eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed)
+                 eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed, log_every=60)
     cpu0 = time.process_time()
     res = train(cfg, overwrite=True)
     rows = [{k: r[k] for k in ("steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score")}
             for r in res.eval_rows]
-    emit("training_pentago_vs_alphabeta1", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
+    emit("training_pentago", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
                                                   "losses", "score"],
          {"steps": res.steps, "train_seconds": res.seconds, "steps_per_second": res.steps_per_second,
           "cpu_seconds": time.process_time() - cpu0, "checkpoint": str(res.checkpoint)})
@@ -316,7 +339,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
     ap.add_argument("--checkpoint", nargs="+", default=[])
-    ap.add_argument("--recipe", default="tictactoe", choices=sorted(ABLATIONS))
+    ap.add_argument("--recipe", default="tictactoe", choices=sorted([*ABLATIONS, "pentago"]))
     ap.add_argument("--variants", nargs="+", default=None)
     ap.add_argument("--build-dir", default=None, help="opponent_cost: where 0.1.0 is built (kept between runs)")
     ap.add_argument("--no-release", action="store_true", help="opponent_cost: skip zerosum 0.1.0")
@@ -324,7 +347,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
     ap.add_argument("--steps", type=int, default=None)
-    ap.add_argument("--minutes", type=float, default=30.0)
+    ap.add_argument("--minutes", type=float, default=30.0, help="pentago: the training budget")
+    ap.add_argument("--budget", type=float, default=None, help="ablation: minutes of training per run")
     ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="bench/out")
     args = ap.parse_args()
