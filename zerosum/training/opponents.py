@@ -99,7 +99,7 @@ class PrioritizedOpponents(OpponentSource):
         if not 0.0 <= floor <= 1.0:
             raise ValueError(f"floor={floor!r} is not allowed: a share in [0, 1]")
         self.mixture = MixedOpponent(opponents, weights)
-        self.names = [getattr(o, "name", o) for o in self.mixture.opponents]
+        self.names: list[str] = [str(getattr(o, "name", o)) for o in self.mixture.opponents]
         self.priority, self.window, self.floor = priority, int(window), float(floor)
         self.results: dict[str, deque[float]] = {name: deque(maxlen=self.window) for name in self.names}
 
@@ -112,7 +112,8 @@ class PrioritizedOpponents(OpponentSource):
         s = self.scores()
         w = self.mixture.p * (s * (1.0 - s) if self.priority == "learnable" else (1.0 - s) ** 2)
         p = w / w.sum() if w.sum() > 0 else self.mixture.p
-        return self.floor / len(p) + (1.0 - self.floor) * p
+        out: np.ndarray = self.floor / len(p) + (1.0 - self.floor) * p
+        return out
 
     def sample(self, rng: np.random.Generator) -> str | Agent:
         return self.mixture.opponents[int(rng.choice(len(self.names), p=self.probabilities()))]

@@ -53,11 +53,13 @@ class BoardSymmetries:
     def observation(self, planes: np.ndarray, k: int) -> np.ndarray:
         """Observation planes (rows, cols, planes) as seen under symmetry ``k``."""
         rows, cols, n = planes.shape
-        return planes.reshape(rows * cols, n)[self.inverse_cells[k]].reshape(rows, cols, n)
+        out: np.ndarray = planes.reshape(rows * cols, n)[self.inverse_cells[k]].reshape(rows, cols, n)
+        return out
 
     def mask(self, mask: np.ndarray, k: int) -> np.ndarray:
         """An action mask as seen under symmetry ``k`` (the mapped actions of the legal ones)."""
-        return mask[self.inverse_actions[k]]
+        out: np.ndarray = mask[self.inverse_actions[k]]
+        return out
 
 
 def _square_maps(n: int) -> list[tuple[np.ndarray, bool]]:
@@ -76,7 +78,8 @@ def _pentago_actions(cells: np.ndarray, reflection: bool) -> np.ndarray:
                  for centre in centres]
     a = np.arange(288)
     cell, q, d = a // 8, a // 2 % 4, a % 2
-    return cells[cell] * 8 + np.asarray(quadrants)[q] * 2 + (1 - d if reflection else d)
+    out: np.ndarray = cells[cell] * 8 + np.asarray(quadrants)[q] * 2 + (1 - d if reflection else d)
+    return out
 
 
 @cache
