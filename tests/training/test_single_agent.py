@@ -315,3 +315,24 @@ def test_prioritized_opponents_follow_the_learners_results():
     assert src.describe()["kind"] == "prioritized"
     with pytest.raises(ValueError, match="priority='easy' is not allowed"):
         PrioritizedOpponents(["random"], priority="easy")
+
+
+def test_self_play_pool_draws_the_snapshots_it_loses_to():
+    pool = SelfPlayPool(base=["random"], base_prob=0.0, latest_prob=0.0, priority="hard")
+    for name in ("snapshot@1", "snapshot@2", "snapshot@3"):
+        a = RandomAgent(0)
+        a.name = name
+        pool.add(a)
+    assert np.allclose(pool.snapshot_probabilities(), 1 / 3)  # none played yet
+    for _ in range(20):
+        pool.record("snapshot@1", 1.0, 0)  # always beaten
+        pool.record("snapshot@2", -1.0, 0)  # always lost to
+        pool.record("snapshot@3", 0.0, 0)
+    p = pool.snapshot_probabilities()
+    assert p[1] > p[2] > p[0] and p[1] > 0.7
+    rng = np.random.default_rng(0)
+    drawn = [pool.sample(rng).name for _ in range(200)]
+    assert drawn.count("snapshot@2") > 140
+    assert pool.describe()["priority"] == "hard"
+    with pytest.raises(ValueError, match="priority='easy' is not allowed"):
+        SelfPlayPool(priority="easy")

@@ -79,7 +79,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", type=_specs, metavar="SPECS",
                    help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'; several (';'): a mixture")
     p.add_argument("--opponent-priority", choices=("learnable", "hard"),
-                   help="a mixture's weights follow the learner's results: games won about half the time, or lost")
+                   help="a mixture's (or self-play pool's) weights follow the learner's scores: "
+                        "learnable s(1-s), hard (1-s)^2")
     p.add_argument("--curriculum", type=_specs, metavar="SPECS",
                    help="opponents in order, separated by ';' or commas outside parentheses")
     p.add_argument("--threshold", type=float, help="curriculum: advance at this win rate (default 0.8)")

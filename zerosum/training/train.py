@@ -79,7 +79,8 @@ class TrainConfig:
     variant: dict[str, Any] = field(default_factory=dict)
     opponent: str | list[str] = "random"         # fixed opponent (agent spec), or a list: a mixture
     opponent_weights: list[float] | None = None  # the mixture's weights (uniform by default)
-    opponent_priority: str | None = None         # "learnable" or "hard": the mixture's weights follow results
+    opponent_priority: str | None = None         # "learnable"/"hard": a mixture's (or self-play pool's) weights
+                                                 # follow the learner's scores
     curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
     threshold: float = 0.8                       # curriculum: advance at this win rate ...
     window: int = 500                            # ... over this many episodes (also opponent_priority's window)
@@ -193,7 +194,8 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
         return MixedOpponent([*specs, exploiter], [*(weights * (1 - cfg.exploiter)), cfg.exploiter])
     if cfg.self_play:
         base = cfg.curriculum or (list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent])
-        return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size)
+        return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size,
+                            priority=cfg.opponent_priority)
     if cfg.curriculum:
         return Curriculum(cfg.curriculum, threshold=cfg.threshold, window=cfg.window, metric=cfg.curriculum_metric)
     if isinstance(cfg.opponent, (list, tuple)):
