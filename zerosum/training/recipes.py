@@ -202,5 +202,5 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     return zip_path
 
 
-__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
+__all__ = ["PENTAGO_DEPTH2", "RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
            "ensure_tictactoe_checkpoint", "recipe"]
