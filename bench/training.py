@@ -16,6 +16,10 @@
     python bench/training.py tictactoe [--seeds 0 1 2] [--games 500]
         the `tictactoe` recipe: wall and CPU time, training steps/s, then 500 deterministic
         games per seat against random
+    python bench/training.py opponent_search [--positions 150] [--seed 1]
+        Pentago alphabeta(depth=2) as the pentago recipe trains against it (one plain iteration:
+        iterative deepening, aspiration and PVS off) and as evaluations play it, on the same
+        random positions and seeds: equal values and moves, nodes and time per search
     python bench/training.py speed [--steps 30000]
         training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
     python bench/training.py pentago [--minutes 60] [--games 50] [--eval-every 200000]
@@ -270,6 +274,42 @@ def case_opponent_cost(args: argparse.Namespace) -> None:
                                 pentago_fresh[-1]["fresh_overhead"], None, "<= 10%", lower_is_better=True)]})
 
 
+def case_opponent_search(args: argparse.Namespace) -> None:
+    """alphabeta(depth=2) as the pentago recipe trains against it (one plain iteration) and as the
+    evaluation plays it, on the same random Pentago positions and seeds: values, moves, nodes, time."""
+    from zerosum.games import make_game
+    from zerosum.search.alphabeta import AlphaBeta
+
+    g = make_game("pentago")
+    rng = np.random.default_rng(args.seed)
+    positions = []
+    while len(positions) < args.positions:
+        s = g.initial_state()
+        for _ in range(int(rng.integers(0, 20))):
+            if g.is_terminal(s):
+                break
+            s = g.apply(s, int(rng.choice(g.legal_actions(s))))
+        if not g.is_terminal(s):
+            positions.append(s)
+    engines = {"alphabeta(depth=2)": AlphaBeta(g),
+               "plain (iterative, aspiration, pvs off)": AlphaBeta(g, iterative=False, aspiration=False, pvs=False)}
+    results: dict[str, list[Any]] = {}
+    rows = []
+    for name, engine in engines.items():
+        engine.search(positions[0], 2, seed=0)  # compiled code loaded
+        t0 = time.perf_counter()
+        results[name] = [engine.search(s, 2, seed=i) for i, s in enumerate(positions)]
+        wall = time.perf_counter() - t0
+        rows.append({"engine": name, "positions": len(positions),
+                     "nodes_per_search": round(float(np.mean([r.stats.nodes for r in results[name]]))),
+                     "ms_per_search": round(1e3 * wall / len(positions), 3)})
+    default, plain = results.values()
+    for r in rows:
+        r["same_values"] = sum(a.value == b.value for a, b in zip(default, plain))
+        r["same_moves"] = sum(a.action == b.action for a, b in zip(default, plain))
+    emit("training_opponent_search", rows, ["engine", "positions", "nodes_per_search", "ms_per_search", "same_values",
+                                             "same_moves"])
+
 def case_speed(args: argparse.Namespace) -> None:
     from zerosum.training.recipes import recipe
     from zerosum.training.single_agent import SingleAgentEnv
@@ -335,7 +375,7 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("case", choices=["targets", "ablation", "opponent_cost", "tictactoe", "speed", "pentago",
-                                     "pentago_speed", "_stepping"])
+                                     "pentago_speed", "opponent_search", "_stepping"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
     ap.add_argument("--checkpoint", nargs="+", default=[])
@@ -345,6 +385,7 @@ def main() -> None:
     ap.add_argument("--no-release", action="store_true", help="opponent_cost: skip zerosum 0.1.0")
     ap.add_argument("--repeat", type=int, default=1, help="opponent_cost: measure each pair this many times")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--positions", type=int, default=150, help="opponent_search: random Pentago positions")
     ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--minutes", type=float, default=30.0, help="pentago: the training budget")
@@ -361,7 +402,8 @@ def main() -> None:
         args.steps = {"speed": 30_000, "pentago_speed": 5_000}.get(args.case, 4_000)
     {"targets": case_targets, "ablation": case_ablation, "opponent_cost": case_opponent_cost,
      "tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
-     "pentago_speed": case_pentago_speed, "_stepping": case_stepping_json}[args.case](args)
+     "pentago_speed": case_pentago_speed, "opponent_search": case_opponent_search,
+     "_stepping": case_stepping_json}[args.case](args)
 
 
 if __name__ == "__main__":

@@ -74,8 +74,8 @@ RECIPES: dict[str, dict[str, Any]] = {
     # opponent drawn by the learner's recent score against each (prioritized: s(1-s), the games it
     # wins about half of; a tenth of the games spread evenly), every game under a random symmetry
     # of the board (8), depth 2 searched without iterative deepening, aspiration or PVS (the same
-    # values as alphabeta(depth=2), the same move in 146 of 148 random positions for the same seed,
-    # 17-39% fewer nodes). Long: pass --max-seconds; the README's training section has the curve
+    # values as alphabeta(depth=2), the same move in 146 of 150 random positions for the same seed,
+    # 19% fewer nodes: bench/training.py opponent_search). Long: pass --max-seconds; the README's training section has the curve
     # of a 1-hour run, which bench/training.py pentago reproduces.
     "pentago": {
         "game": "pentago",
