@@ -75,8 +75,9 @@ RECIPES: dict[str, dict[str, Any]] = {
     # wins about half of; a tenth of the games spread evenly), every game under a random symmetry
     # of the board (8), depth 2 searched without iterative deepening, aspiration or PVS (the same
     # values as alphabeta(depth=2), the same move in 146 of 150 random positions for the same seed,
-    # 19% fewer nodes: bench/training.py opponent_search). Long: pass --max-seconds; the README's training section has the curve
-    # of a 1-hour run, which bench/training.py pentago reproduces.
+    # 19% fewer nodes: bench/training.py opponent_search). Long: pass --max-seconds; the training
+    # page has the curve of a 1-hour run (0.20 against depth 2), which bench/training.py pentago
+    # reproduces.
     "pentago": {
         "game": "pentago",
         "opponent": ["random", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
