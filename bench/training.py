@@ -10,15 +10,23 @@
         seed, and measure best.zip and model.zip as `targets` does
     python bench/training.py opponent_cost [--steps 4000]
         a learner stepping random moves through SingleAgentEnv against fresh and reused
-        alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU)
-        and the fresh opponent's overhead
+        alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU),
+        the fresh opponent's overhead, the opponent's search time per step (what bounds the
+        rate), and the same loop under zerosum 0.1.0 in the same run (--no-release skips it)
     python bench/training.py tictactoe [--seeds 0 1 2] [--games 500]
         the `tictactoe` recipe: wall and CPU time, training steps/s, then 500 deterministic
         games per seat against random
+    python bench/training.py opponent_search [--positions 150] [--seed 1]
+        Pentago alphabeta(depth=2) as the pentago recipe trains against it (one plain iteration:
+        iterative deepening, aspiration and PVS off) and as evaluations play it, on the same
+        random positions and seeds: equal values and moves, nodes and time per search
     python bench/training.py speed [--steps 30000]
         training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
-    python bench/training.py pentago [--minutes 30] [--games 50]
-        the `pentago` recipe against alphabeta(depth=1) for a time budget, with the score curve
+    python bench/training.py pentago [--minutes 60] [--games 50] [--eval-every 200000]
+        the `pentago` recipe for a time budget, with the score curve against alphabeta(depth=1)
+        and alphabeta(depth=2) per seat (the README's 1-hour run)
+    python bench/training.py ablation --recipe pentago --budget 6 [--variants ...]
+        the pentago recipe and its variants, each for the same training time
     python bench/training.py pentago_speed [--steps 5000]
         training steps/s of Pentago against alphabeta(depth=2)
 
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -91,6 +100,23 @@ ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
+def pentago_ablations() -> dict[str, dict[str, Any]]:
+    """The pentago recipe's variants, each without one ingredient; run them for one time budget
+    (--budget), since the ingredients buy steps as well as games."""
+    from zerosum.training.recipes import PENTAGO_DEPTH2, RECIPES
+
+    return {
+        "recipe": {},
+        "no_symmetry": {"symmetry": False},
+        "no_priority": {"opponent_priority": None},  # the ladder drawn uniformly
+        "old_mixture": {"opponent_priority": None, "opponent_weights": [0.1, 0.4, 0.25, 0.25],
+                        "opponent": ["random", "alphabeta(depth=1)", f"noisy(base={PENTAGO_DEPTH2}, epsilon=0.3)",
+                                     PENTAGO_DEPTH2]},  # the earlier recipe's mixture
+        "search_defaults": {"opponent": [o.replace(PENTAGO_DEPTH2, "alphabeta(depth=2)")
+                                         for o in RECIPES["pentago"]["opponent"]]},
+    }
+
+
 def measure(checkpoint: Any, game: str, seed: int = 12345) -> dict[str, Any]:
     """The issue's measures of one checkpoint (deterministic policy) with zerosum.evaluate."""
     import zerosum
@@ -125,14 +151,17 @@ def case_ablation(args: argparse.Namespace) -> None:
     from zerosum.training.recipes import recipe
     from zerosum.training.train import train
 
-    variants = args.variants or list(ABLATIONS[args.recipe])
+    table = pentago_ablations() if args.recipe == "pentago" else ABLATIONS[args.recipe]
+    variants = args.variants or list(table)
     game = recipe(args.recipe).game
     rows = []
     for variant in variants:
         for seed in args.seeds:
-            over = dict(ABLATIONS[args.recipe][variant])
+            over = dict(table[variant])
             if args.steps:
                 over["steps"] = args.steps
+            if args.budget:
+                over.update(max_seconds=args.budget * 60, steps=10**9)
             cfg = recipe(args.recipe, seed=seed, out=f"{args.out}/{args.recipe}_{variant}_seed{seed}", **over)
             cpu0, t0 = time.process_time(), time.perf_counter()
             res = train(cfg, overwrite=True)
@@ -146,50 +175,140 @@ def case_ablation(args: argparse.Namespace) -> None:
                                  "wall_s": round(wall), "cpu_s": round(cpu), **_flat(measure(path, game), game)})
                     print(rows[-1], flush=True)
     emit(f"training_ablation_{args.recipe}", rows, list(rows[0]),
-         {"variants": {v: ABLATIONS[args.recipe][v] for v in variants}})
+         {"variants": {v: table[v] for v in variants}})
 
 
 def _stepping(game: str, spec: str, fresh: bool, steps: int) -> dict[str, Any]:
-    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU time."""
+    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU
+    time, and the opponent's search time per step (the whole ``search()`` call, and within it
+    the compiled iterations: what bounds the rate when the Python around it costs nothing)."""
     from zerosum.training.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
+    spent = {"search": 0.0, "iterations": 0.0, "searches": 0}
+    seen: list[Any] = [None]
+
+    def account() -> None:  # the opponent replies at most once per learner move in these games
+        result = getattr(env.opponent, "last_stats", None)
+        if result is not None and result is not seen[0]:
+            seen[0] = result
+            spent["search"] += result.stats.time
+            spent["iterations"] += sum(it.time for it in getattr(result, "iterations", ())) or result.stats.time
+            spent["searches"] += 1
 
     def walk(n: int) -> int:
         episodes = 0
         for _ in range(n):
             _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            account()
             if done:
                 env.reset()
+                account()
                 episodes += 1
         return episodes
 
     walk(200)  # compiled code loaded, tables warm
+    spent.update(search=0.0, iterations=0.0, searches=0)
     cpu0, t0 = time.process_time(), time.perf_counter()
     episodes = walk(steps)
     wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     return {"game": game, "opponent": spec, "fresh": fresh, "steps": steps, "episodes": episodes,
-            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu)}
+            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu),
+            "search_ms_per_step": round(1e3 * spent["search"] / steps, 3),
+            "compiled_ms_per_step": round(1e3 * spent["iterations"] / steps, 3),
+            "other_ms_per_step": round(1e3 * (wall - spent["search"]) / steps, 3)}
+
+
+def _release_stepping(steps: int, build_dir: str | None) -> list[dict[str, Any]]:
+    """The same measurement under zerosum 0.1.0 (built from this repository's history, run in its
+    own process with its own caches; its SingleAgentEnv has the same signature)."""
+    import json
+    import subprocess
+    import sys
+
+    from _builds import RELEASE, build_commit, environment
+
+    tree = build_commit(RELEASE, Path(build_dir) if build_dir else None)
+    out = subprocess.run([sys.executable, __file__, "_stepping", "--steps", str(steps)], env=environment(tree),
+                         check=True, capture_output=True, text=True).stdout
+    rows: list[dict[str, Any]] = json.loads(out.strip().splitlines()[-1])
+    for r in rows:
+        r["version"] = "0.1.0"
+    return rows
+
+
+COST_CASES = (("pentago", "alphabeta(depth=2)"), ("tictactoe", "alphabeta(depth=9)"))
+
+
+def case_stepping_json(args: argparse.Namespace) -> None:
+    """The rows of opponent_cost for this process's zerosum, as one JSON line (for another build)."""
+    import json
+
+    rows = [_stepping(game, spec, fresh, args.steps) for game, spec in COST_CASES for fresh in (True, False)]
+    print(json.dumps(rows))
 
 
 def case_opponent_cost(args: argparse.Namespace) -> None:
     rows = []
-    for game, spec in (("pentago", "alphabeta(depth=2)"), ("tictactoe", "alphabeta(depth=9)")):
+    for game, spec in COST_CASES:
         for _ in range(args.repeat):
             pair = [_stepping(game, spec, fresh, args.steps) for fresh in (True, False)]
-            for r in pair:
-                r["fresh_overhead"] = round(pair[1]["cpu_steps_per_s"] / pair[0]["cpu_steps_per_s"] - 1, 3)
-            rows += pair
-    pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"]]
-    emit("training_opponent_cost", rows, ["game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
-                                          "cpu_steps_per_s", "fresh_overhead"],
-         {"headline": [headline("Pentago SingleAgentEnv steps/s vs fresh alphabeta(depth=2)",
-                                max(r["steps_per_s"] for r in pentago_fresh), 1421, ">= 3,000"),
+            rows += [{"version": "ours", **r} for r in pair]
+    if not args.no_release:
+        rows += _release_stepping(args.steps, args.build_dir)
+    for r in rows:
+        reused = next(x for x in rows if x["version"] == r["version"] and x["game"] == r["game"] and not x["fresh"])
+        r["fresh_overhead"] = round(reused["cpu_steps_per_s"] / r["cpu_steps_per_s"] - 1, 3) if r["fresh"] else None
+    pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "ours"]
+    release = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "0.1.0"]
+    ours = max(r["cpu_steps_per_s"] for r in pentago_fresh)
+    emit("training_opponent_cost", rows, ["version", "game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
+                                          "cpu_steps_per_s", "fresh_overhead", "search_ms_per_step",
+                                          "compiled_ms_per_step", "other_ms_per_step"],
+         {"headline": [headline("Pentago SingleAgentEnv steps/s (CPU) vs fresh alphabeta(depth=2), 0.1.0 in the "
+                                "same run as peer (1,421 wall on the issue's day)", ours,
+                                release[0]["cpu_steps_per_s"] if release else None, ">= 3,000"),
                        headline("fresh opponent overhead over a reused one (Pentago, CPU time)",
                                 pentago_fresh[-1]["fresh_overhead"], None, "<= 10%", lower_is_better=True)]})
 
+
+def case_opponent_search(args: argparse.Namespace) -> None:
+    """alphabeta(depth=2) as the pentago recipe trains against it (one plain iteration) and as the
+    evaluation plays it, on the same random Pentago positions and seeds: values, moves, nodes, time."""
+    from zerosum.games import make_game
+    from zerosum.search.alphabeta import AlphaBeta
+
+    g = make_game("pentago")
+    rng = np.random.default_rng(args.seed)
+    positions = []
+    while len(positions) < args.positions:
+        s = g.initial_state()
+        for _ in range(int(rng.integers(0, 20))):
+            if g.is_terminal(s):
+                break
+            s = g.apply(s, int(rng.choice(g.legal_actions(s))))
+        if not g.is_terminal(s):
+            positions.append(s)
+    engines = {"alphabeta(depth=2)": AlphaBeta(g),
+               "plain (iterative, aspiration, pvs off)": AlphaBeta(g, iterative=False, aspiration=False, pvs=False)}
+    results: dict[str, list[Any]] = {}
+    rows = []
+    for name, engine in engines.items():
+        engine.search(positions[0], 2, seed=0)  # compiled code loaded
+        t0 = time.perf_counter()
+        results[name] = [engine.search(s, 2, seed=i) for i, s in enumerate(positions)]
+        wall = time.perf_counter() - t0
+        rows.append({"engine": name, "positions": len(positions),
+                     "nodes_per_search": round(float(np.mean([r.stats.nodes for r in results[name]]))),
+                     "ms_per_search": round(1e3 * wall / len(positions), 3)})
+    default, plain = results.values()
+    for r in rows:
+        r["same_values"] = sum(a.value == b.value for a, b in zip(default, plain))
+        r["same_moves"] = sum(a.action == b.action for a, b in zip(default, plain))
+    emit("training_opponent_search", rows, ["engine", "positions", "nodes_per_search", "ms_per_search", "same_values",
+                                             "same_moves"])
 
 def case_speed(args: argparse.Namespace) -> None:
     from zerosum.training.recipes import recipe
@@ -225,12 +344,12 @@ def case_pentago(args: argparse.Namespace) -> None:
     from zerosum.training.train import train
 
     cfg = recipe("pentago", max_seconds=args.minutes * 60, steps=10**9, out=f"{args.out}/pentago",
-                 eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed)
+                 eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed, log_every=60)
     cpu0 = time.process_time()
     res = train(cfg, overwrite=True)
     rows = [{k: r[k] for k in ("steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score")}
             for r in res.eval_rows]
-    emit("training_pentago_vs_alphabeta1", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
+    emit("training_pentago", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
                                                   "losses", "score"],
          {"steps": res.steps, "train_seconds": res.seconds, "steps_per_second": res.steps_per_second,
           "cpu_seconds": time.process_time() - cpu0, "checkpoint": str(res.checkpoint)})
@@ -256,17 +375,21 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("case", choices=["targets", "ablation", "opponent_cost", "tictactoe", "speed", "pentago",
-                                     "pentago_speed"])
+                                     "pentago_speed", "opponent_search", "_stepping"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
     ap.add_argument("--checkpoint", nargs="+", default=[])
-    ap.add_argument("--recipe", default="tictactoe", choices=sorted(ABLATIONS))
+    ap.add_argument("--recipe", default="tictactoe", choices=sorted([*ABLATIONS, "pentago"]))
     ap.add_argument("--variants", nargs="+", default=None)
+    ap.add_argument("--build-dir", default=None, help="opponent_cost: where 0.1.0 is built (kept between runs)")
+    ap.add_argument("--no-release", action="store_true", help="opponent_cost: skip zerosum 0.1.0")
     ap.add_argument("--repeat", type=int, default=1, help="opponent_cost: measure each pair this many times")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--positions", type=int, default=150, help="opponent_search: random Pentago positions")
     ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
     ap.add_argument("--steps", type=int, default=None)
-    ap.add_argument("--minutes", type=float, default=30.0)
+    ap.add_argument("--minutes", type=float, default=30.0, help="pentago: the training budget")
+    ap.add_argument("--budget", type=float, default=None, help="ablation: minutes of training per run")
     ap.add_argument("--eval-every", type=int, default=100_000)
     ap.add_argument("--out", default="bench/out")
     args = ap.parse_args()
@@ -275,11 +398,12 @@ def main() -> None:
     torch.set_num_threads(1)
     if args.games is None:
         args.games = 500 if args.case == "tictactoe" else 50
-    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost"):
-        args.steps = {"speed": 30_000, "pentago_speed": 5_000, "opponent_cost": 4_000}[args.case]
+    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost", "_stepping"):
+        args.steps = {"speed": 30_000, "pentago_speed": 5_000}.get(args.case, 4_000)
     {"targets": case_targets, "ablation": case_ablation, "opponent_cost": case_opponent_cost,
      "tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
-     "pentago_speed": case_pentago_speed}[args.case](args)
+     "pentago_speed": case_pentago_speed, "opponent_search": case_opponent_search,
+     "_stepping": case_stepping_json}[args.case](args)
 
 
 if __name__ == "__main__":

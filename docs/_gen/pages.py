@@ -111,6 +111,7 @@ REFERENCE = [  # (page, module): the modules with an __all__, in reading order
     ("training", "zerosum.training"), ("training-train", "zerosum.training.train"),
     ("training-single-agent", "zerosum.training.single_agent"), ("training-opponents", "zerosum.training.opponents"),
     ("training-callbacks", "zerosum.training.callbacks"), ("training-recipes", "zerosum.training.recipes"),
+    ("training-symmetry", "zerosum.training.symmetry"),
     ("testing", "zerosum.testing"), ("values", "zerosum.values"), ("cli-train", "zerosum.cli.train"),
 ]
 

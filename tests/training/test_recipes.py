@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -173,3 +174,20 @@ def test_worst_case_names_the_opponent_moves_into_lost_lines():
             mover = exploiter if game.current_player(state) == 0 else learner
             state = game.apply(state, mover.act(game, state))
         assert game.returns(state)[1] == -1
+
+
+def test_training_logs_only_into_its_run_directory(tmp_path):
+    """SB3's logger writes progress.csv into the run's directory, and nothing into the temporary
+    directory (SB3's configure() without a folder makes /tmp/SB3-<date>), with or without one."""
+    tmp, run = tmp_path / "tmp", tmp_path / "run"
+    tmp.mkdir()
+    code = ("from zerosum.training.train import TrainConfig, train\n"
+            "tiny = dict(steps=128, n_envs=2, algo_kwargs={'n_steps': 64, 'batch_size': 64, 'n_epochs': 1}, "
+            "eval_games=0, tensorboard=False)\n"
+            f"train(TrainConfig(out=None, **tiny))\ntrain(TrainConfig(out={str(run)!r}, verbose=2, **tiny))\n")
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert [p.name for p in tmp.iterdir() if p.name.startswith("SB3-")] == []
+    assert (run / "progress.csv").is_file() and "total_timesteps" in done.stdout

@@ -292,3 +292,47 @@ def test_search_opponents_vary_between_episodes():
         first_moves.add(env.state.tobytes())
         env.reset()
     assert len(first_moves) > 1  # (a reused alpha-beta agent plays one first move: see the docstring)
+
+
+def test_prioritized_opponents_follow_the_learners_results():
+    from zerosum.training.opponents import PrioritizedOpponents
+
+    src = PrioritizedOpponents(["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], window=50, floor=0.1)
+    assert np.allclose(src.probabilities(), 1 / 3)  # nothing played yet: every opponent at 1/2
+    for _ in range(50):
+        src.record("random", 1.0, 0)  # always won: nothing left to learn
+        src.record("alphabeta(depth=1)", 1.0, 0)
+        src.record("alphabeta(depth=1)", -1.0, 1)  # won half: the most to learn
+        src.record("alphabeta(depth=2)", -1.0, 0)  # always lost
+    p = src.probabilities()
+    assert p.argmax() == 1 and p[1] > 0.9 and np.isclose(p.sum(), 1.0) and (p >= 0.1 / 3).all()
+    hard = PrioritizedOpponents(["random", "alphabeta(depth=2)"], priority="hard", floor=0.0)
+    hard.record("random", 1.0, 0)
+    hard.record("alphabeta(depth=2)", -1.0, 0)
+    assert hard.probabilities().tolist() == [0.0, 1.0]
+    rng = np.random.default_rng(0)
+    assert {hard.sample(rng) for _ in range(20)} == {"alphabeta(depth=2)"}
+    assert src.describe()["kind"] == "prioritized"
+    with pytest.raises(ValueError, match="priority='easy' is not allowed"):
+        PrioritizedOpponents(["random"], priority="easy")
+
+
+def test_self_play_pool_draws_the_snapshots_it_loses_to():
+    pool = SelfPlayPool(base=["random"], base_prob=0.0, latest_prob=0.0, priority="hard")
+    for name in ("snapshot@1", "snapshot@2", "snapshot@3"):
+        a = RandomAgent(0)
+        a.name = name
+        pool.add(a)
+    assert np.allclose(pool.snapshot_probabilities(), 1 / 3)  # none played yet
+    for _ in range(20):
+        pool.record("snapshot@1", 1.0, 0)  # always beaten
+        pool.record("snapshot@2", -1.0, 0)  # always lost to
+        pool.record("snapshot@3", 0.0, 0)
+    p = pool.snapshot_probabilities()
+    assert p[1] > p[2] > p[0] and p[1] > 0.7
+    rng = np.random.default_rng(0)
+    drawn = [pool.sample(rng).name for _ in range(200)]
+    assert drawn.count("snapshot@2") > 140
+    assert pool.describe()["priority"] == "hard"
+    with pytest.raises(ValueError, match="priority='easy' is not allowed"):
+        SelfPlayPool(priority="easy")

@@ -78,6 +78,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", action="extend", nargs="+", metavar="KEY=VALUE", help=VARIANT_HELP)
     p.add_argument("--opponent", type=_specs, metavar="SPECS",
                    help="the opponent's agent spec, e.g. random or 'alphabeta(depth=2)'; several (';'): a mixture")
+    p.add_argument("--opponent-priority", choices=("learnable", "hard"),
+                   help="a mixture's (or self-play pool's) weights follow the learner's scores: "
+                        "learnable s(1-s), hard (1-s)^2")
     p.add_argument("--curriculum", type=_specs, metavar="SPECS",
                    help="opponents in order, separated by ';' or commas outside parentheses")
     p.add_argument("--threshold", type=float, help="curriculum: advance at this win rate (default 0.8)")
@@ -109,6 +112,8 @@ def parser() -> argparse.ArgumentParser:
                    help="any other SB3 arguments of the algorithm, KEY=VALUE ... (values as for --variant)")
     p.add_argument("--random-opening", type=float, metavar="P",
                    help="chance that a training game starts with one random ply (default 0)")
+    p.add_argument("--symmetry", action=argparse.BooleanOptionalAction,
+                   help="show each episode under a random symmetry of the board (tic-tac-toe, Connect Four, Pentago)")
     p.add_argument("--lr-schedule", choices=("constant", "linear"), help="learning rate: constant or decaying to 0")
     p.add_argument("--seed", type=int, help="default 0")
     p.add_argument("--threads", type=int, help="torch threads (default 1: fastest for tiny nets on 2 cores)")

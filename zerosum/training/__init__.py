@@ -4,7 +4,10 @@
   gymnasium env, the opponent replying inside ``reset``/``step``; ``action_masks()`` for
   MaskablePPO.
 * :mod:`~zerosum.training.opponents`: a fixed agent, a :class:`Curriculum`, a
+  :class:`PrioritizedOpponents` mixture (weights by the learner's scores), a
   :class:`SelfPlayPool` of frozen snapshots.
+* :mod:`~zerosum.training.symmetry`: the board's symmetries, one per episode with
+  ``SingleAgentEnv(..., symmetry=True)``.
 * :func:`~zerosum.training.train.train` with :class:`~zerosum.training.train.TrainConfig`;
   named settings in :mod:`~zerosum.training.recipes`; the CLI ``zerosum train``.
 * Checkpoints (``model.zip`` + ``model.json`` metadata, read and written by
@@ -13,7 +16,7 @@
 Importing this package loads neither torch nor stable-baselines3; training does.
 """
 
-from zerosum.training.opponents import Curriculum, FixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.opponents import Curriculum, FixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool
 from zerosum.training.single_agent import SingleAgentEnv
 
-__all__ = ["Curriculum", "FixedOpponent", "OpponentSource", "SelfPlayPool", "SingleAgentEnv"]
+__all__ = ["Curriculum", "FixedOpponent", "OpponentSource", "PrioritizedOpponents", "SelfPlayPool", "SingleAgentEnv"]

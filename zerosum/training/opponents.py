@@ -76,6 +76,70 @@ class MixedOpponent(OpponentSource):
                 "weights": [round(float(x), 6) for x in self.p]}
 
 
+PRIORITIES = ("learnable", "hard")
+
+
+def _score(results: deque[float] | None) -> float:
+    """The learner's mean score over these results (1/2 before the first game)."""
+    return float(np.mean(results)) if results else 0.5
+
+
+def priority_weights(scores: np.ndarray, priority: str) -> np.ndarray:
+    """Sampling weights from the learner's scores: ``learnable`` s(1-s), ``hard`` (1-s)^2."""
+    out: np.ndarray = scores * (1.0 - scores) if priority == "learnable" else (1.0 - scores) ** 2
+    return out
+
+
+class PrioritizedOpponents(OpponentSource):
+    """A mixture whose weights follow the learner's results: a curriculum without thresholds.
+
+    Each opponent's score ``s`` over its last ``window`` games (win 1, draw 1/2, loss 0; 1/2
+    before its first game, so every opponent is tried) sets its priority, times its base
+    weight: ``"learnable"`` ``s * (1 - s)`` (the games the learner wins about half of: as it
+    improves, the mass moves up a ladder of opponents) or ``"hard"`` ``(1 - s) ** 2`` (the
+    opponents it loses to, as prioritized fictitious self-play samples its snapshots). A
+    share ``floor`` of the games is spread evenly over all opponents, so none is forgotten.
+    """
+
+    def __init__(self, opponents: list[str | Agent], weights: list[float] | None = None, *,
+                 priority: str = "learnable", window: int = 200, floor: float = 0.1) -> None:
+        if priority not in PRIORITIES:
+            raise ValueError(f"priority={priority!r} is not allowed: one of {PRIORITIES}")
+        if window < 1:
+            raise ValueError(f"window={window!r} is not allowed: at least 1 game")
+        if not 0.0 <= floor <= 1.0:
+            raise ValueError(f"floor={floor!r} is not allowed: a share in [0, 1]")
+        self.mixture = MixedOpponent(opponents, weights)
+        self.names: list[str] = [str(getattr(o, "name", o)) for o in self.mixture.opponents]
+        self.priority, self.window, self.floor = priority, int(window), float(floor)
+        self.results: dict[str, deque[float]] = {name: deque(maxlen=self.window) for name in self.names}
+
+    def scores(self) -> np.ndarray:
+        """Each opponent's recent score for the learner (1/2 before its first game)."""
+        return np.array([_score(self.results[n]) for n in self.names])
+
+    def probabilities(self) -> np.ndarray:
+        """The chance of each opponent in the next episode."""
+        s = self.scores()
+        w = self.mixture.p * priority_weights(s, self.priority)
+        p = w / w.sum() if w.sum() > 0 else self.mixture.p
+        out: np.ndarray = self.floor / len(p) + (1.0 - self.floor) * p
+        return out
+
+    def sample(self, rng: np.random.Generator) -> str | Agent:
+        return self.mixture.opponents[int(rng.choice(len(self.names), p=self.probabilities()))]
+
+    def record(self, opponent: str, reward: float, seat: int) -> None:
+        if opponent in self.results:
+            self.results[opponent].append(1.0 if reward > 0 else 0.5 if reward == 0 else 0.0)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "prioritized", "opponents": self.names, "weights": [round(float(x), 6) for x in self.mixture.p],
+                "priority": self.priority, "window": self.window, "floor": self.floor,
+                "scores": [round(float(x), 3) for x in self.scores()],
+                "probabilities": [round(float(x), 3) for x in self.probabilities()]}
+
+
 class Curriculum(OpponentSource):
     """Opponents in order of strength; move on when the learner's rate over a window passes a threshold.
 
@@ -132,12 +196,17 @@ class SelfPlayPool(OpponentSource):
 
     Each episode draws a fixed opponent from ``base`` with probability ``base_prob`` (or
     when the pool is still empty), else a snapshot: the latest with probability
-    ``latest_prob``, otherwise one uniformly from the pool of the last ``pool_size``.
+    ``latest_prob``, otherwise one from the pool of the last ``pool_size``: uniformly, or
+    with ``priority`` by the learner's score against each snapshot over its last 100 games
+    (``"hard"``: (1-s)^2, the snapshots it loses to, as prioritized fictitious self-play;
+    ``"learnable"``: s(1-s); a snapshot not yet played counts 1/2).
     Snapshots are added by :class:`~zerosum.training.callbacks.SelfPlayCallback`.
     """
 
     def __init__(self, base: list[str] | None = None, base_prob: float = 0.2, pool_size: int = 10,
-                 latest_prob: float = 0.5) -> None:
+                 latest_prob: float = 0.5, priority: str | None = None) -> None:
+        if priority is not None and priority not in PRIORITIES:
+            raise ValueError(f"priority={priority!r} is not allowed: one of {PRIORITIES} or None")
         base = list(base or ["random"])
         if not 0.0 <= base_prob <= 1.0 or not 0.0 <= latest_prob <= 1.0:
             raise ValueError(f"base_prob={base_prob!r} and latest_prob={latest_prob!r} must be probabilities in [0, 1]")
@@ -148,6 +217,8 @@ class SelfPlayPool(OpponentSource):
         self.pool: deque[Agent] = deque(maxlen=self.pool_size)
         self.added = 0
         self.results: dict[str, deque[float]] = {}
+        self.priority = priority
+        self.snapshot_results: dict[str, deque[float]] = {}  # by snapshot name
 
     def add(self, agent: Agent) -> None:
         """Freeze another snapshot into the pool (the oldest leaves when it is full)."""
@@ -159,15 +230,27 @@ class SelfPlayPool(OpponentSource):
             return self.base[int(rng.integers(len(self.base)))]
         if rng.random() < self.latest_prob:
             return self.pool[-1]
-        return self.pool[int(rng.integers(len(self.pool)))]
+        if self.priority is None:
+            return self.pool[int(rng.integers(len(self.pool)))]
+        return self.pool[int(rng.choice(len(self.pool), p=self.snapshot_probabilities()))]
+
+    def snapshot_probabilities(self) -> np.ndarray:
+        """The chance of each snapshot in the pool when one is drawn by priority (oldest first)."""
+        scores = np.array([_score(self.snapshot_results.get(a.name)) for a in self.pool])
+        w = priority_weights(scores, self.priority or "hard") + 1e-3  # none ruled out
+        out: np.ndarray = w / w.sum()
+        return out
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
         kind = opponent if opponent in self.base else "snapshot"
         self.results.setdefault(kind, deque(maxlen=500)).append(1.0 if reward > 0 else 0.0)
+        if kind == "snapshot":
+            score = 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
+            self.snapshot_results.setdefault(opponent, deque(maxlen=100)).append(score)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "self_play", "base": self.base, "base_prob": self.base_prob, "pool_size": self.pool_size,
-                "latest_prob": self.latest_prob, "snapshots_added": self.added}
+                "latest_prob": self.latest_prob, "snapshots_added": self.added, "priority": self.priority}
 
 
 def as_source(opponent: str | Agent | OpponentSource) -> OpponentSource:
@@ -186,4 +269,5 @@ def split_specs(text: str) -> list[str]:
     return split_top_level(text)
 
 
-__all__ = ["Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "SelfPlayPool", "as_source", "split_specs"]
+__all__ = ["PRIORITIES", "Curriculum", "FixedOpponent", "MixedOpponent", "OpponentSource", "PrioritizedOpponents",
+           "SelfPlayPool", "as_source", "priority_weights", "split_specs"]

@@ -43,6 +43,12 @@ uniformly random ply for whoever is to move (the learner's seat included), as
 :func:`zerosum.evaluate` does with ``opening_plies=1``: the learner then also meets the
 positions a fixed opponent never leads to (default 0: always the empty board).
 
+**Symmetries.** ``symmetry=True`` (tic-tac-toe, Connect Four, Pentago: see
+:mod:`zerosum.training.symmetry`) draws one of the board's symmetries per episode from the
+env's generator and shows the learner the board and the mask under it; the learner's
+action is mapped back before it is played. The game, the opponent and the reward are
+untouched; the learner meets every position in all its orientations (8 in Pentago).
+
 ``reset(seed=s)`` reseeds the seat choice and the opponent's generator, so a seeded run
 replays exactly. The episode's end ``info`` says ``outcome`` (win/draw/loss/illegal),
 ``seat`` and ``opponent``.
@@ -62,6 +68,7 @@ from zerosum.games import Game, make_game
 from zerosum.games.kit import ONGOING, IllegalActionError, State, ZerosumError
 from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
+from zerosum.training.symmetry import board_symmetries
 
 SEATS = (0, 1, "alternate", "random")
 
@@ -88,7 +95,7 @@ class SingleAgentEnv(gym.Env):
     def __init__(self, game: str | Game = "tictactoe", opponent: str | Agent | OpponentSource = "random", *,
                  seat: int | str = "alternate", first_seat: int = 0, obs_format: str = "flat",
                  illegal_penalty: float = -1.0, variant: dict[str, Any] | None = None,
-                 fresh_opponents: bool = True, random_opening: float = 0.0,
+                 fresh_opponents: bool = True, random_opening: float = 0.0, symmetry: bool = False,
                  render_mode: str | None = None) -> None:
         super().__init__()
         if seat not in SEATS or isinstance(seat, bool):
@@ -103,6 +110,8 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r} is not allowed: "
                              f"one of {self.metadata['render_modes']} or None")
         self.game = resolve_game(game, variant)
+        self.symmetries = board_symmetries(self.game) if symmetry else None
+        self.symmetry = 0  # this episode's (0: the identity)
         self.env_name = env_name(self.game.name)
         self.source = as_source(opponent)
         self.seat_mode, self.first_seat = seat, first_seat
@@ -141,7 +150,11 @@ class SingleAgentEnv(gym.Env):
 
     def _obs(self) -> Any:
         state = cast(State, self.state)  # reset() set it
-        return policy_input(self.game.observation(state, self.learner), self._mask, self.obs_format)
+        planes = self.game.observation(state, self.learner)
+        if self.symmetries is None:
+            return policy_input(planes, self._mask, self.obs_format)
+        return policy_input(self.symmetries.observation(planes, self.symmetry),
+                            self.symmetries.mask(self._mask, self.symmetry), self.obs_format)
 
     def _agent(self, choice: str | Agent) -> Agent:
         if isinstance(choice, Agent):
@@ -198,6 +211,8 @@ class SingleAgentEnv(gym.Env):
             self._mask = self._legal_mask()
             self.state = self.game.apply(self.state, int(self.np_random.choice(np.flatnonzero(self._mask))))
         self._opponent_moves()
+        if self.symmetries is not None:
+            self.symmetry = int(self.np_random.integers(len(self.symmetries)))
         if self.game.is_terminal(self.state):
             raise ValueError(f"the game ended before the learner's first move (seat {self.learner}); "
                              f"{self.game!r} cannot be learned from this seat")
@@ -211,9 +226,11 @@ class SingleAgentEnv(gym.Env):
             raise EpisodeOverError("step() before reset() or after the episode ended: call reset()")
         g = self.game
         a = int(action)
+        if self.symmetries is not None and 0 <= a < g.num_actions:
+            a = int(self.symmetries.inverse_actions[self.symmetry, a])  # the action on the real board
         if not (0 <= a < g.num_actions) or not self._mask[a]:
             info = self._finish(self.illegal_penalty, "illegal")
-            info["illegal_action"] = a
+            info["illegal_action"] = int(action)
             return self._obs(), self.illegal_penalty, True, False, info
         child = np.empty_like(self.state)
         g.kernels.apply(g.params, self.state, a, child)
@@ -228,7 +245,10 @@ class SingleAgentEnv(gym.Env):
         return self._obs(), reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (all False once the episode is over)."""
+        """The legal actions as booleans (all False once the episode is over), as the learner
+        sees them (under this episode's symmetry, with ``symmetry=True``)."""
+        if self.symmetries is not None:
+            return self.symmetries.mask(self._mask, self.symmetry).astype(bool)
         return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:

@@ -42,7 +42,9 @@ import numpy as np
 from zerosum.agents.checkpoints import ALGOS, require_train_extra
 from zerosum.agents.learned import OBS_FORMATS
 from zerosum.games.kit import ZerosumError
-from zerosum.training.opponents import Curriculum, FixedOpponent, MixedOpponent, OpponentSource, SelfPlayPool
+from zerosum.training.opponents import (
+    PRIORITIES, Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
+)
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
 # algorithm defaults, overridable through TrainConfig.algo_kwargs
@@ -77,11 +79,14 @@ class TrainConfig:
     variant: dict[str, Any] = field(default_factory=dict)
     opponent: str | list[str] = "random"         # fixed opponent (agent spec), or a list: a mixture
     opponent_weights: list[float] | None = None  # the mixture's weights (uniform by default)
+    opponent_priority: str | None = None         # "learnable"/"hard": a mixture's (or self-play pool's) weights
+                                                 # follow the learner's scores
     curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
     threshold: float = 0.8                       # curriculum: advance at this win rate ...
-    window: int = 500                            # ... over this many episodes
+    window: int = 500                            # ... over this many episodes (also opponent_priority's window)
     curriculum_metric: str = "win"               # "win" or "score" (draw = half)
     random_opening: float = 0.0                  # chance that an episode starts with one random ply
+    symmetry: bool = False                       # show each episode under a random board symmetry
     self_play: bool = False                      # play a pool of frozen snapshots
     pool_size: int = 10
     snapshot_every: int = 20_000
@@ -143,6 +148,9 @@ class TrainConfig:
         self.eval_openings = [int(k) for k in self.eval_openings] or [0]
         if min(self.eval_openings) < 0:
             raise ValueError(f"eval_openings={self.eval_openings!r} is not allowed: numbers of plies >= 0")
+        if self.opponent_priority is not None and self.opponent_priority not in PRIORITIES:
+            raise ValueError(f"opponent_priority={self.opponent_priority!r} is not allowed: "
+                             f"one of {PRIORITIES} or None")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
 
@@ -186,10 +194,14 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
         return MixedOpponent([*specs, exploiter], [*(weights * (1 - cfg.exploiter)), cfg.exploiter])
     if cfg.self_play:
         base = cfg.curriculum or (list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent])
-        return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size)
+        return SelfPlayPool(base=base, base_prob=cfg.base_prob, pool_size=cfg.pool_size,
+                            priority=cfg.opponent_priority)
     if cfg.curriculum:
         return Curriculum(cfg.curriculum, threshold=cfg.threshold, window=cfg.window, metric=cfg.curriculum_metric)
     if isinstance(cfg.opponent, (list, tuple)):
+        if cfg.opponent_priority:
+            return PrioritizedOpponents(list(cfg.opponent), cfg.opponent_weights, priority=cfg.opponent_priority,
+                                        window=cfg.window)
         if len(cfg.opponent) > 1:
             return MixedOpponent(list(cfg.opponent), cfg.opponent_weights)
         return FixedOpponent(cfg.opponent[0])
@@ -207,7 +219,7 @@ def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
             opp = source if cfg.vec == "dummy" else make_source(cfg)
             return Monitor(SingleAgentEnv(cfg.game, opp, seat=cfg.seat, first_seat=i % 2, obs_format=cfg.obs_format,
                                           illegal_penalty=cfg.illegal_penalty, variant=cfg.variant,
-                                          random_opening=cfg.random_opening))
+                                          random_opening=cfg.random_opening, symmetry=cfg.symmetry))
         return make
 
     fns = [factory(i) for i in range(cfg.n_envs)]
@@ -305,12 +317,18 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     """
     game = resolve_game(cfg.game, cfg.variant)  # a bad game or variant fails before torch loads
     check_opponents(cfg, game)
+    if cfg.symmetry:
+        from zerosum.training.symmetry import board_symmetries
+
+        try:
+            board_symmetries(game)
+        except ValueError as exc:
+            raise TrainingSetupError(str(exc)) from None
     out = Path(cfg.out) if cfg.out else None
     resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
     require_train_extra()
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.logger import configure
 
     from zerosum.agents.checkpoints import algo_class, save_checkpoint
     from zerosum.training.callbacks import (
@@ -340,8 +358,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
                                           tensorboard_log=str(out / "tb") if tb else None)
     else:
         model = make_model(cfg, env, str(out / "tb") if tb and out else None)
-    formats = (["csv"] if out else []) + (["stdout"] if cfg.verbose > 1 else []) + (["tensorboard"] if tb else [])
-    model.set_logger(configure(str(out) if out else None, formats))
+    model.set_logger(_logger(out, stdout=cfg.verbose > 1, tensorboard=tb))
 
     def save_best(steps: int, summary: dict[str, Any]) -> None:
         if out and cfg.keep_best:
@@ -384,6 +401,21 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     counts = {f"seat{s}": dict(zip(("win", "draw", "loss", "illegal"), map(int, outcomes.counts[s]))) for s in (0, 1)}
     return TrainResult(checkpoint, meta, int(model.num_timesteps), seconds, evaluator.eval_seconds,
                        evaluator.history, counts, model)
+
+
+def _logger(out: Path | None, *, stdout: bool, tensorboard: bool) -> Any:
+    """SB3's logger, writing only into the run's directory (progress.csv, TensorBoard) and to
+    stdout with -vv; SB3's configure() would make a /tmp/SB3-<date> directory without one."""
+    import sys
+
+    from stable_baselines3.common.logger import CSVOutputFormat, HumanOutputFormat, Logger, TensorBoardOutputFormat
+
+    formats: list[Any] = [CSVOutputFormat(str(out / "progress.csv"))] if out else []
+    if out and tensorboard:
+        formats.append(TensorBoardOutputFormat(str(out)))
+    if stdout:
+        formats.append(HumanOutputFormat(sys.stdout))
+    return Logger(str(out) if out else None, formats)
 
 
 def _metadata(cfg: TrainConfig, game: Any, source: OpponentSource, steps: int) -> dict[str, Any]:
