@@ -191,3 +191,15 @@ def test_training_logs_only_into_its_run_directory(tmp_path):
     assert done.returncode == 0, done.stderr
     assert [p.name for p in tmp.iterdir() if p.name.startswith("SB3-")] == []
     assert (run / "progress.csv").is_file() and "total_timesteps" in done.stdout
+
+
+def test_a_run_recorded_before_an_option_existed_resumes_with_that_option_at_its_default(tmp_path):
+    from zerosum.training.rundir import check_out
+
+    cfg = tiny_cfg(tmp_path)
+    older = {k: v for k, v in cfg.settings().items() if k not in ("symmetry", "opponent_priority")}
+    (tmp_path / "run.json").write_text(json.dumps({"settings": older, "steps": cfg.steps}))
+    (tmp_path / "model.zip").write_bytes(b"")
+    assert check_out(cfg, tmp_path, resume=True, overwrite=False)
+    with pytest.raises(TrainingSetupError, match="settings differ in symmetry False -> True"):
+        check_out(tiny_cfg(tmp_path, symmetry=True), tmp_path, resume=True, overwrite=False)

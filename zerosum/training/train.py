@@ -41,10 +41,10 @@ import numpy as np
 
 from zerosum.agents.checkpoints import ALGOS, require_train_extra
 from zerosum.agents.learned import OBS_FORMATS
-from zerosum.games.kit import ZerosumError
 from zerosum.training.opponents import (
     PRIORITIES, Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
 )
+from zerosum.training.rundir import RESUMABLE, TrainingSetupError, check_out
 from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
 
 # algorithm defaults, overridable through TrainConfig.algo_kwargs
@@ -57,14 +57,6 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
 
 ACTIVATIONS = ("tanh", "relu")
 LR_SCHEDULES = ("constant", "linear")
-# settings that may differ between a run and its resumption (they do not change what is learned)
-RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
-
-
-class TrainingSetupError(ZerosumError, ValueError):
-    """Training refused before it starts: a bad opponent, or an output directory holding another run."""
-
-
 def _activation(name: str) -> Any:
     import torch
 
@@ -263,49 +255,6 @@ def check_opponents(cfg: TrainConfig, game: Any) -> None:
             make_agent(spec).prepare(game)
         except (ValueError, TypeError) as exc:
             raise TrainingSetupError(f"opponent {spec!r} cannot play {game.name}: {exc}") from None
-
-
-def existing_settings(out: Path) -> dict[str, Any] | None:
-    """The settings of the run already in ``out`` (run.json, or model.json of an older run), or None."""
-    for name, key in (("run.json", "settings"), ("model.json", "config")):
-        path = out / name
-        if path.is_file():
-            try:
-                data = json.loads(path.read_text())
-            except (OSError, json.JSONDecodeError) as exc:
-                raise TrainingSetupError(f"{out} holds an unreadable {name} ({exc}); give another --out, "
-                                         "or --overwrite") from None
-            found = data.get(key, {}) if isinstance(data, dict) else {}
-            return {k: v for k, v in found.items() if k not in RESUMABLE}
-    return None
-
-
-def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
-    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
-    True when resuming."""
-    if resume and overwrite:
-        raise TrainingSetupError("give either resume or overwrite, not both")
-    old = existing_settings(out) if out.is_dir() else None
-    if old is None:
-        if resume:
-            raise TrainingSetupError(f"nothing to resume in {out}: no run.json or model.json there")
-        return False
-    if overwrite:
-        return False
-    new = cfg.settings()
-    diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-    if resume:
-        if diff:
-            raise TrainingSetupError(f"cannot resume the run in {out}: its settings differ in "
-                                     + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff))
-        if not (out / "model.zip").is_file():
-            raise TrainingSetupError(f"cannot resume the run in {out}: it has no model.zip yet (it stopped "
-                                     "before saving); start it again with overwrite")
-        return True
-    what = ("with different settings (" + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff[:6])
-            + (" ..." if len(diff) > 6 else "") + ")") if diff else "with the same settings"
-    raise TrainingSetupError(f"{out} already holds a run {what}; nothing was written. Give another --out, "
-                             "--resume to continue it (same settings), or --overwrite to replace it")
 
 
 def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) -> TrainResult:

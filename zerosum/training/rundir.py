@@ -1,0 +1,80 @@
+"""A run's directory: what a run already there was trained with, and whether a new run may use it.
+
+A directory holding a run is refused unless the run is resumed (with the same settings) or
+overwritten, before anything is written. A setting that an older run's record lacks (an
+option added since) compares as its default, which is what that run trained with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zerosum.games.kit import ZerosumError
+
+if TYPE_CHECKING:
+    from zerosum.training.train import TrainConfig
+
+# settings that may differ between a run and its resumption (they do not change what is learned)
+RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
+
+
+class TrainingSetupError(ZerosumError, ValueError):
+    """Training refused before it starts: a bad opponent, or an output directory holding another run."""
+
+
+def defaults(cfg: TrainConfig) -> dict[str, Any]:
+    """The default of every setting of ``cfg``'s class that has one, as run.json writes it."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cfg):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return {k: v for k, v in json.loads(json.dumps(out, default=list)).items() if k not in RESUMABLE}
+
+
+def existing_settings(out: Path) -> dict[str, Any] | None:
+    """The settings of the run already in ``out`` (run.json, or model.json of an older run), or None."""
+    for name, key in (("run.json", "settings"), ("model.json", "config")):
+        path = out / name
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise TrainingSetupError(f"{out} holds an unreadable {name} ({exc}); give another --out, "
+                                         "or --overwrite") from None
+            found = data.get(key, {}) if isinstance(data, dict) else {}
+            return {k: v for k, v in found.items() if k not in RESUMABLE}
+    return None
+
+
+def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
+    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
+    True when resuming."""
+    if resume and overwrite:
+        raise TrainingSetupError("give either resume or overwrite, not both")
+    old = existing_settings(out) if out.is_dir() else None
+    if old is None:
+        if resume:
+            raise TrainingSetupError(f"nothing to resume in {out}: no run.json or model.json there")
+        return False
+    if overwrite:
+        return False
+    new = cfg.settings()
+    old = {**{k: v for k, v in defaults(cfg).items() if k in new}, **old}  # options added since: their defaults
+    diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    if resume:
+        if diff:
+            raise TrainingSetupError(f"cannot resume the run in {out}: its settings differ in "
+                                     + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff))
+        if not (out / "model.zip").is_file():
+            raise TrainingSetupError(f"cannot resume the run in {out}: it has no model.zip yet (it stopped "
+                                     "before saving); start it again with overwrite")
+        return True
+    what = ("with different settings (" + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff[:6])
+            + (" ..." if len(diff) > 6 else "") + ")") if diff else "with the same settings"
+    raise TrainingSetupError(f"{out} already holds a run {what}; nothing was written. Give another --out, "
+                             "--resume to continue it (same settings), or --overwrite to replace it")
