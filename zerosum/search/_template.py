@@ -32,9 +32,8 @@ from zerosum.search._flags import (
     QNODES, REDUCED, RESEARCHED, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
 )
 from zerosum.search._parts import (
-    FORCING_FIRST, HINT_WEIGHT, KILLER, PICKS, TT_FIRST, backpropagate, history_update, killer_update, mix_key,
-    pick_next,
-    pv_extend, reward_p0, root_noise_scores, select, terminal_value, tt_probe, tt_store,
+    FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_PICKS, PICKS, TT_FIRST, backpropagate, history_update, killer_update,
+    mix_key, pick_next, pv_extend, reward_p0, root_noise_scores, select, terminal_value, tt_probe, tt_store,
 )
 
 legal, apply, status, player, key, order, forcing = (
@@ -72,9 +71,11 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
     The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
     EVAL_ORDER_DEPTH plies or more left, each child's heuristic value), the TT move, the
     killers and the history add up, each if its flag is on. Where the children's values
-    order the moves, the TT move does not go first: it is the best move of a search one
-    ply shallower, and following it there cost 1.8x the nodes to depth 5 on Pentago's
-    bench positions and 1.1x on Nine Men's Morris's (bench/vs_release.py --nodes-only)."""
+    order the moves, the TT move does not go first below the root: it is the best move of
+    a search one ply shallower, and following it there cost 1.8x the nodes to depth 5 on
+    Pentago's bench positions and 1.1x on Nine Men's Morris's (bench/vs_release.py
+    --nodes-only). At the root it does: the previous iteration's best move is tried first,
+    so that an equal one found later does not replace it."""
     if ply == 0 and w.cfg[C_SEEDED]:
         root_noise_scores(w, mv, sc, n, hash_move, slot, flags)
         return True
@@ -92,7 +93,7 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
         order(params, s, mv, n, sc)
     else:
         sc[:n] = 0.0
-    tt = hash_move if flags & F_TT_MOVE and not by_value else -2  # -2 (and -1: none) is no move
+    tt = hash_move if flags & F_TT_MOVE and (ply == 0 or not by_value) else -2  # -2 (and -1: none) is no move
     k0, k1 = (w.killers[ply, 0], w.killers[ply, 1]) if flags & F_KILLERS else (-2, -2)
     history, use_history = w.history, flags & F_HISTORY
     for i in range(n):
@@ -211,8 +212,8 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     leaf = depth == 1 and not flags & F_QUIESCE
     alpha0, best, best_move = alpha, -INF, -1
     for i in range(n):
-        if ordered and (i < PICKS or (i == PICKS and not leaf)):  # see pick_next
-            pick_next(mv, sc, i, n)
+        if ordered and (i <= PICKS or (leaf and i < LEAF_PICKS)):
+            pick_next(mv, sc, i, n, leaf)
         a = mv[i]
         apply(params, s, a, child)
         st = status(params, child)
