@@ -42,3 +42,17 @@ def test_clear_starts_an_epoch_without_zeroing():
     searcher.clear()
     assert searcher._table["tt_key"].any()  # the memory is kept ...
     assert _run(searcher, positions) == expected  # ... and ignored
+
+
+def test_a_reused_record_grows_for_a_searcher_that_follows_more_quiescence_plies():
+    morris = make_game("nine_mens_morris")
+    ab_module._FREE.clear()
+    first = AlphaBeta(morris, tt_size=1 << 10, quiescence_plies=1)
+    first.search(morris.initial_state(), 3)
+    table = first._table
+    del first
+    gc.collect()
+    second = AlphaBeta(morris, tt_size=1 << 10, quiescence_plies=32)
+    assert second._table is table
+    second.search(morris.initial_state(), 3)
+    assert second.arrays is not None and second.arrays.stack.shape[0] >= 3 + 32 + 1  # a row per ply from the root

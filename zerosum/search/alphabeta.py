@@ -163,7 +163,7 @@ def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict[str, Any]]:
     return key, {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
                  "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64),
                  "history": np.zeros(game.num_actions, np.float64), "noise": np.zeros(game.num_actions, np.float64),
-                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "cap": 0}
+                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "plies": 0}
 
 
 def _give_back(key: tuple[int, ...], bundle: dict[str, Any]) -> None:
@@ -192,17 +192,17 @@ class AlphaBeta:
         self._kept = {name: self._table[name] for name in KEPT_FIELDS}
         self._generation = int(self._table["gen"][0])
         self._epoch = self._generation + 1  # entries stored before this generation are not ours
-        self._depth_cap = self._table["cap"]
         self.arrays: NegamaxArrays | None = self._table["arrays"]
 
     def _buffers(self, max_depth: int) -> NegamaxArrays:
-        """The search's record, with per-ply arrays for ``max_depth`` plies (grown on demand)."""
-        if self.arrays is None or max_depth > self._depth_cap:
+        """The search's record, with per-ply arrays for ``max_depth`` plies and the quiescence
+        plies past them (grown on demand; the record may come from a searcher that is gone,
+        sized for its own options, so its table says how many plies it holds)."""
+        plies = max_depth + self.config.quiescence_plies
+        if self.arrays is None or plies > self._table["plies"]:
             g = self.game
-            self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions,
-                                              max_depth + self.config.quiescence_plies, **self._kept)
-            self._depth_cap = max_depth
-            self._table["arrays"], self._table["cap"] = self.arrays, max_depth
+            self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, plies, **self._kept)
+            self._table["arrays"], self._table["plies"] = self.arrays, plies
         return self.arrays
 
     def clear(self) -> None:
