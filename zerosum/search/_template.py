@@ -210,9 +210,10 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
         w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
     ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
     leaf = depth == 1 and not flags & F_QUIESCE
+    picks = 0 if not ordered else (LEAF_PICKS if leaf else PICKS + 1)  # the moves pick_next places (see there)
     alpha0, best, best_move = alpha, -INF, -1
     for i in range(n):
-        if ordered and (i <= PICKS or (leaf and i < LEAF_PICKS)):
+        if i < picks:
             pick_next(mv, sc, i, n, leaf)
         a = mv[i]
         apply(params, s, a, child)
