@@ -79,6 +79,11 @@ class MixedOpponent(OpponentSource):
 PRIORITIES = ("learnable", "hard")
 
 
+def game_score(reward: float) -> float:
+    """The learner's score for one game from its reward: win 1, draw 1/2, loss 0."""
+    return 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
+
+
 def _score(results: deque[float] | None) -> float:
     """The learner's mean score over these results (1/2 before the first game)."""
     return float(np.mean(results)) if results else 0.5
@@ -131,7 +136,7 @@ class PrioritizedOpponents(OpponentSource):
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
         if opponent in self.results:
-            self.results[opponent].append(1.0 if reward > 0 else 0.5 if reward == 0 else 0.0)
+            self.results[opponent].append(game_score(reward))
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "prioritized", "opponents": self.names, "weights": [round(float(x), 6) for x in self.mixture.p],
@@ -179,7 +184,7 @@ class Curriculum(OpponentSource):
         self.episodes += 1
         if opponent != self.current:
             return  # an episode begun before the last advance
-        self.results.append(1.0 if reward > 0 else (0.5 if reward == 0 and self.metric == "score" else 0.0))
+        self.results.append(game_score(reward) if self.metric == "score" else float(reward > 0))
         if (len(self.results) == self.window and self.rate() >= self.threshold
                 and self.stage + 1 < len(self.stages)):
             self.stage += 1
@@ -245,8 +250,7 @@ class SelfPlayPool(OpponentSource):
         kind = opponent if opponent in self.base else "snapshot"
         self.results.setdefault(kind, deque(maxlen=500)).append(1.0 if reward > 0 else 0.0)
         if kind == "snapshot":
-            score = 1.0 if reward > 0 else 0.5 if reward == 0 else 0.0
-            self.snapshot_results.setdefault(opponent, deque(maxlen=100)).append(score)
+            self.snapshot_results.setdefault(opponent, deque(maxlen=100)).append(game_score(reward))
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "self_play", "base": self.base, "base_prob": self.base_prob, "pool_size": self.pool_size,
