@@ -32,6 +32,22 @@ def test_pvs_and_aspiration_keep_minimax_values(iterative):
                 assert r.value == expected, (s, d, pvs, asp)
 
 
+def test_shallow_searches_spend_nothing_on_windows_that_cannot_pay():
+    """Where a child's own moves are leaves, PVS gives it the full window (its cut is the
+    same and no re-search follows), and iterations before ASPIRATION_DEPTH take no
+    aspiration window: such searches cost exactly what they cost with both switched off."""
+    from zerosum.search.alphabeta import ASPIRATION_DEPTH
+
+    game = make_game("pentago")
+    for s in random_positions(game, 6, seed=5, max_plies=10):
+        for d in range(1, ASPIRATION_DEPTH):
+            nodes = {(pvs, asp): AlphaBeta(game, pvs=pvs, aspiration=asp, quiescence=False).search(s, d, seed=1).stats
+                     for pvs, asp in ((True, True), (True, False), (False, False))}
+            assert nodes[True, True].nodes == nodes[True, False].nodes, (s, d)  # no window before ASPIRATION_DEPTH
+            if d <= 2:  # every child's moves are leaves
+                assert (nodes[True, False].nodes, nodes[True, False].researched) == (nodes[False, False].nodes, 0)
+
+
 def test_exact_defaults_keep_minimax_values_with_a_forcing_kernel():
     game = make_game("connect_four")
     for s in random_positions(game, 8, seed=4, max_plies=12):

@@ -232,7 +232,11 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             if i == 0 or not flags & (F_PVS | F_LMR):  # the first move: the full window
                 v = child_value(heur, params, w, ply, depth - 1, alpha, beta, same)
             else:  # the others: a null window (at reduced depth for late moves), re-searched if need be
-                nb = np.nextafter(alpha, INF) if flags & F_PVS else beta
+                # No null window where the child's own moves are leaves: it cuts on the same
+                # leaf either way, and a full window spares the re-search when the move is
+                # better (Pentago at depth 2: 2,744 nodes a search instead of 3,136).
+                narrow = flags & F_PVS and (depth > 2 or flags & F_QUIESCE)
+                nb = np.nextafter(alpha, INF) if narrow else beta
                 if r > 0:
                     stats[REDUCED] += 1
                     v = child_value(heur, params, w, ply, depth - 1 - r, alpha, nb, same)
