@@ -33,6 +33,7 @@ from zerosum.search._flags import C_EPOCH, C_GEN, EXACT, F_TT, HITS, LOWER, MC_C
 from zerosum.search.result import WIN, WIN_BOUND
 
 TT_FIRST, FORCING_FIRST, HINT_WEIGHT, KILLER = 1e30, 1e28, 1e20, 1e15  # ordering score bonuses, largest first
+LEAF_KILLER = 1e25  # the killer's bonus where the children are leaves: above the game's hint (see score_moves)
 HISTORY_CAP = 1e14  # history scores are halved past this
 PICKS = 4  # moves chosen by selection before the rest is sorted
 LEAF_PICKS = 8  # moves chosen by selection where the children are leaves (the rest: generation order)
