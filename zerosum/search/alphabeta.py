@@ -292,7 +292,7 @@ class AlphaBeta:
             if w.stats[ABORTED]:
                 break
             iterations.append(_stats(w.stats, d, elapsed, value))
-            pv = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])
+            pv = tuple(w.pv[0, : w.pvlen[0]].tolist())
             best = SearchResult(value=float(value), action=pv[0], pv=pv, stats=iterations[-1])
             if abs(value) >= WIN_BOUND:
                 break  # a proven result does not change with depth
@@ -305,9 +305,9 @@ class AlphaBeta:
 
 
 def _stats(stats: np.ndarray, depth: int, elapsed: float, value: float = 0.0) -> SearchStats:
-    return SearchStats(nodes=int(stats[NODES]), leaves=int(stats[LEAVES]), cutoffs=int(stats[CUTOFFS]),
-                       tt_probes=int(stats[PROBES]), tt_hits=int(stats[HITS]), depth=depth, time=elapsed,
-                       qnodes=int(stats[QNODES]), reduced=int(stats[REDUCED]), researched=int(stats[RESEARCHED]),
+    s = stats.tolist()  # plain ints in one call (a search makes this record once per iteration)
+    return SearchStats(nodes=s[NODES], leaves=s[LEAVES], cutoffs=s[CUTOFFS], tt_probes=s[PROBES], tt_hits=s[HITS],
+                       depth=depth, time=elapsed, qnodes=s[QNODES], reduced=s[REDUCED], researched=s[RESEARCHED],
                        value=value)
 
 
