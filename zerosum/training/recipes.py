@@ -14,9 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-PENTAGO_DEPTH2 = "alphabeta(depth=2, iterative=off, aspiration=off, pvs=off)"
-"""alphabeta(depth=2) as a training opponent: the same values, one plain iteration (fewer nodes)."""
-
 # name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1.
 RECIPES: dict[str, dict[str, Any]] = {
     # MaskablePPO against a mixture: random (wins to learn from), perfect play (`solved`: random
@@ -73,16 +70,14 @@ RECIPES: dict[str, dict[str, Any]] = {
     # depth 1; depth 2 blundering half, a quarter and a tenth of the time; depth 2), each game's
     # opponent drawn by the learner's recent score against each (prioritized: s(1-s), the games it
     # wins about half of; a tenth of the games spread evenly), every game under a random symmetry
-    # of the board (8), depth 2 searched without iterative deepening, aspiration or PVS (the same
-    # values as alphabeta(depth=2), the same move in 146 of 150 random positions for the same seed,
-    # 19% fewer nodes: bench/training.py opponent_search). Long: pass --max-seconds; the training
-    # page has the curve of a 1-hour run (0.20 against depth 2), which bench/training.py pentago
-    # reproduces.
+    # of the board (8). Long: pass --max-seconds; the training page has the curve of a 1-hour run
+    # (0.20 against depth 2), which bench/training.py pentago reproduces.
     "pentago": {
         "game": "pentago",
         "opponent": ["random", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
                      "noisy(base=alphabeta(depth=1), epsilon=0.25)", "alphabeta(depth=1)",
-                     *(f"noisy(base={PENTAGO_DEPTH2}, epsilon={e})" for e in (0.5, 0.25, 0.1)), PENTAGO_DEPTH2],
+                     *(f"noisy(base=alphabeta(depth=2), epsilon={e})" for e in (0.5, 0.25, 0.1)),
+                     "alphabeta(depth=2)"],
         "opponent_priority": "learnable", "window": 200, "symmetry": True,
         "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
@@ -203,5 +198,5 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     return zip_path
 
 
-__all__ = ["PENTAGO_DEPTH2", "RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
+__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
            "ensure_tictactoe_checkpoint", "recipe"]
