@@ -1,6 +1,7 @@
 """Game-agnostic search on the Game protocol: minimax, alpha-beta, MCTS.
 
-The searches are numba code written once (:mod:`zerosum.search._template`) and
+The searches are numba code written once (:mod:`zerosum.search._template`, and
+:mod:`zerosum.search._mcts_template` for MCTS) and
 specialised per game by the kit's one mechanism (:mod:`zerosum.games.kit.specialize`,
 where the contract and the cache are documented): each game gets its own compiled copy
 with its rules inlined. Heuristics are first-class function arguments, so every heuristic

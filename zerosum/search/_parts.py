@@ -1,10 +1,11 @@
 """The game-independent parts of the compiled searches: what calls no rules.
 
 Transposition table (probe and store, with wins re-based to the node), move ordering
-(root noise, picking the next move), killer and history updates, the principal
-variation, and the tree walks of MCTS (UCT selection, backpropagation), used by the
-searches of :mod:`zerosum.search._template` (which call the rules). Each takes the
-search's record (:mod:`zerosum.search._arrays`) or the arrays it needs.
+(root noise, picking the next move), late-move reductions, killer and history updates,
+the principal variation, and the tree walks of MCTS (UCT selection, backpropagation),
+used by the searches of :mod:`zerosum.search._template` and
+:mod:`zerosum.search._mcts_template` (which call the rules). Each takes the search's
+record (:mod:`zerosum.search._arrays`) or the arrays it needs.
 
 How a part is compiled decides its cost, measured on Pentago (rules: 200 ns a node):
 
@@ -27,9 +28,11 @@ import math
 import numpy as np
 from numba import njit, types
 
-from zerosum.games.kit.kernels import P0_WINS, P1_WINS, F64Array, I64Array
+from zerosum.games.kit.kernels import P0_WINS, P1_WINS, F64Array, I64Array, contains
 from zerosum.search._arrays import NegamaxArrays, TreeArrays
-from zerosum.search._flags import C_EPOCH, C_GEN, EXACT, F_TT, HITS, LOWER, MC_C_UCT, PROBES, UPPER
+from zerosum.search._flags import (
+    C_EPOCH, C_GEN, EXACT, F_LMR, F_TT, HITS, LMR_DEPTH, LMR_MOVES, LOWER, MC_C_UCT, PROBES, UPPER,
+)
 from zerosum.search.result import WIN, WIN_BOUND
 
 TT_FIRST, FORCING_FIRST, HINT_WEIGHT, KILLER = 1e30, 1e28, 1e20, 1e15  # ordering score bonuses, largest first
@@ -191,6 +194,21 @@ def history_update(history: F64Array, a: int, depth: int, mode: int) -> None:  #
     if history[a] > HISTORY_CAP:
         for t in range(history.shape[0]):
             history[t] *= 0.5
+
+
+@njit(inline="always")
+def reduction(w: NegamaxArrays, ply: int, depth: int, i: int, a: int, hash_move: int,  # pragma: no cover - compiled
+              flags: int) -> int:
+    """Plies by which late-move reductions shorten move ``a`` (the ``i``-th tried): 1 for a
+    late quiet move (not among the first LMR_MOVES, not the TT move or a killer, not a
+    forcing move), 2 when it is very late and depth allows; 0 otherwise."""
+    if not flags & F_LMR or depth < LMR_DEPTH or i < LMR_MOVES or a == hash_move:
+        return 0
+    if a == w.killers[ply, 0] or a == w.killers[ply, 1]:
+        return 0
+    if contains(w.forced[ply], w.forced[ply, w.forced.shape[1] - 1], a):
+        return 0
+    return 2 if depth >= LMR_DEPTH + 2 and i >= 4 * LMR_MOVES else 1
 
 
 # ---- MCTS tree walks ---------------------------------------------------------------------

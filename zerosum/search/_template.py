@@ -1,4 +1,5 @@
-"""The compiled searches, written once and specialised per game: the code that calls the rules.
+"""The compiled depth-first searches (alpha-beta, minimax), written once and specialised per
+game: the code that calls the rules (MCTS's is :mod:`zerosum.search._mcts_template`).
 
 A template in the sense of :mod:`zerosum.games.kit.specialize` (the contract is there):
 :mod:`zerosum.search.compiled` has it copied for each game with the rules line importing
@@ -16,7 +17,6 @@ one more flag.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -24,21 +24,30 @@ from numba import njit, types
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Params, State, contains
-from zerosum.search._arrays import NEGAMAX_ARRAYS, TREE_ARRAYS, NegamaxArrays, TreeArrays
+from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, EVAL_ORDER_DEPTH, F_EVAL_ORDER,
-    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, KEEP_SEED, LEAVES,
-    LMR_DEPTH, LMR_MOVES, MAX_DEPTH, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS, NODES,
-    QNODES, REDUCED, RESEARCHED, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
+    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES,
+    NODES,
+    QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search._parts import (
-    FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, backpropagate, history_update,
-    killer_update, mix_key, pick_next, pv_extend, reward_p0, root_noise_scores, select, terminal_value, tt_probe,
-    tt_store,
+    FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, history_update,
+    killer_update, mix_key, pick_next, pv_extend, reduction, root_noise_scores, terminal_value,
+    tt_probe, tt_store,
 )
 
 legal, apply, status, player, key, order, forcing = (
     _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.key, _RULES.order, _RULES.forcing)
+
+
+@njit(inline="always")
+def unknown_legality(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
+    """For a game with no is_legal kernel: no move is tried before the moves are generated."""
+    return False
+
+
+is_legal = _RULES.is_legal if _RULES.is_legal is not None else unknown_legality
 
 _H = types.FunctionType(HEURISTIC)
 _P = types.Array(types.int64, 1, "C", readonly=True)  # the game's params (read-only)
@@ -174,18 +183,38 @@ def child_value(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: i
 
 
 @njit(inline="always")
-def reduction(w: NegamaxArrays, ply: int, depth: int, i: int, a: int, hash_move: int,  # pragma: no cover - compiled
-              flags: int) -> int:
-    """Plies by which late-move reductions shorten move ``a`` (the ``i``-th tried): 1 for a
-    late quiet move (not among the first LMR_MOVES, not the TT move or a killer, not a
-    forcing move), 2 when it is very late and depth allows; 0 otherwise."""
-    if not flags & F_LMR or depth < LMR_DEPTH or i < LMR_MOVES or a == hash_move:
-        return 0
-    if a == w.killers[ply, 0] or a == w.killers[ply, 1]:
-        return 0
-    if contains(w.forced[ply], w.forced[ply, w.forced.shape[1] - 1], a):
-        return 0
-    return 2 if depth >= LMR_DEPTH + 2 and i >= 4 * LMR_MOVES else 1
+def staged_moves(params: Params, w: NegamaxArrays, s: State, ply: int, hash_move: int,  # pragma: no cover - compiled
+                 flags: int) -> int:
+    """The TT move and the killers that are legal here, in the order scoring gives them, in
+    w.moves[ply]: tried before the moves are generated where the children are leaves (there
+    64% of the cut nodes of a depth-2 Pentago search cut on the first move tried)."""
+    mv, k = w.moves[ply], 0
+    if flags & F_TT_MOVE and hash_move >= 0 and is_legal(params, s, hash_move):
+        mv[0], k = hash_move, 1
+    if flags & F_KILLERS:
+        for t in range(2):
+            a = w.killers[ply, t]
+            if a >= 0 and not contains(mv, k, a) and is_legal(params, s, a):
+                mv[k] = a
+                k += 1
+    return k
+
+
+@njit(inline="always")
+def the_rest(params: Params, w: NegamaxArrays, s: State, ply: int, staged: int) -> int:  # pragma: no cover - compiled
+    """The legal moves after the ``staged`` ones already in w.moves[ply] (generated into the
+    next ply's row, free where the children are leaves); the count of all."""
+    mv = w.moves[ply]
+    if staged == 0:
+        n: int = legal(params, s, mv)
+        return n
+    spare = w.moves[ply + 1]
+    k = staged
+    for j in range(legal(params, s, spare)):
+        if not contains(mv, staged, spare[j]):
+            mv[k] = spare[j]
+            k += 1
+    return k
 
 
 @njit(NEGAMAX, cache=True)
@@ -213,14 +242,19 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
         if cut:
             return v
     mv, sc, child, pv = w.moves[ply], w.scores[ply], w.stack[ply + 1], w.pv
-    n = legal(params, s, mv)
-    if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
-        w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
-    ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
     leaf = depth == 1 and not flags & F_QUIESCE
-    picks = 0 if not ordered else (LEAF_PICKS if leaf else PICKS + 1)  # the moves pick_next places (see there)
+    n = staged = staged_moves(params, w, s, ply, hash_move, flags) if leaf and ply > 0 else 0
+    rest, picks, i = True, 0, 0
     alpha0, best, best_move = alpha, -INF, -1
-    for i in range(n):
+    while i < n or rest:
+        if i == n:  # no staged move cut: the rest generated and ordered
+            rest = False
+            n = the_rest(params, w, s, ply, staged)
+            if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
+                w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
+            ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
+            picks = 0 if not ordered else (LEAF_PICKS if leaf else PICKS + 1)  # the moves pick_next places
+            continue
         if i < picks:
             pick_next(mv, sc, i, n, leaf)
         a = mv[i]
@@ -270,6 +304,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
                     if flags & F_HISTORY:
                         history_update(w.history, a, depth, w.cfg[C_HIST_MODE])
                     break
+        i += 1
     if flags & F_TT:
         tt_store(w, k, slot, ply, depth, best, best_move, alpha0, beta)
     return best
@@ -312,86 +347,3 @@ def minimax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int) 
             best = v
             pv_extend(pv, pvlen, ply, a)
     return best
-
-
-# ---- MCTS (UCT): expansion and rollouts (selection and backpropagation: _parts) ----------
-@njit(inline="always")
-def expand(params: Params, t: TreeArrays, node: int, depth: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """At a leaf's second visit (the root's first) add all its children, if there is room,
-    and step into one at random; (node, depth)."""
-    s = t.states[node]
-    if status(params, s) != ONGOING or (t.visits[node] == 0 and node != 0):
-        return node, depth
-    n = legal(params, s, t.moves)
-    base = t.stats[TREE_SIZE]
-    if base + n > t.states.shape[0]:
-        return node, depth
-    t.mover[node] = player(params, s)
-    for i in range(n):
-        c = base + i
-        apply(params, s, t.moves[i], t.states[c])
-        t.parent[c], t.action[c], t.first[c], t.count[c], t.visits[c], t.wins[c] = node, t.moves[i], -1, 0, 0, 0.0
-    t.first[node], t.count[node] = base, n
-    t.stats[TREE_SIZE] = base + n
-    node = base + np.random.randint(n)
-    t.path[depth + 1] = node
-    return node, depth + 1
-
-
-@njit(inline="always")
-def greedy_move(heur: Heur, params: Params, t: TreeArrays, s: State, p: int, n: int,  # pragma: no cover - compiled
-                a: int, out: State) -> int:
-    """The move the heuristic likes best for ``p`` (a win above all; else ``a``), ``out`` as scratch."""
-    bestv = -1e300
-    for i in range(n):
-        apply(params, s, t.moves[i], out)
-        cs = status(params, out)
-        if cs != ONGOING:
-            v = 1e12 * (reward_p0(cs) if p == 0 else 1.0 - reward_p0(cs))
-        else:
-            v = heur(params, out, p)
-        if v > bestv:
-            bestv, a = v, t.moves[i]
-    return a
-
-
-@njit(inline="always")
-def rollout(heur: Heur, params: Params, t: TreeArrays, node: int) -> float:  # pragma: no cover - compiled
-    """Play from ``node`` to the end (or MC_ROLLOUT_DEPTH plies, then ask the heuristic);
-    player 0's reward."""
-    t.scratch[0, :] = t.states[node]
-    cur, plies, limit = 0, 0, t.icfg[MC_ROLLOUT_DEPTH]
-    while True:
-        s = t.scratch[cur]
-        st = status(params, s)
-        if st != ONGOING:
-            r0 = reward_p0(st)
-            break
-        if limit >= 0 and plies >= limit:
-            r0 = 0.5 + 0.5 * math.tanh(heur(params, s, 0) / t.fcfg[MC_SCALE])
-            break
-        n = legal(params, s, t.moves)
-        a = t.moves[np.random.randint(n)]
-        if t.icfg[MC_ROLLOUT] == ROLLOUT_GREEDY and np.random.random() >= t.fcfg[MC_EPSILON]:
-            a = greedy_move(heur, params, t, s, player(params, s), n, a, t.scratch[1 - cur])
-        apply(params, s, a, t.scratch[1 - cur])
-        cur = 1 - cur
-        plies += 1
-    t.stats[ROLLOUT_PLIES] += plies
-    return r0
-
-
-MCTS = types.void(_H, _P, TREE_ARRAYS)  # heur, params, tree
-
-
-@njit(MCTS, cache=True)
-def mcts(heur: Heur, params: Params, t: TreeArrays) -> None:  # pragma: no cover - compiled
-    """Run ``t.icfg[MC_SIMS]`` UCT simulations on the tree held in ``t``; see zerosum.search.mcts."""
-    if t.icfg[MC_SEED] != KEEP_SEED:
-        np.random.seed(t.icfg[MC_SEED])
-    for _ in range(t.icfg[MC_SIMS]):
-        node, depth = select(t)
-        node, depth = expand(params, t, node, depth)
-        t.stats[MAX_DEPTH] = max(t.stats[MAX_DEPTH], depth)
-        backpropagate(t, depth, rollout(heur, params, t, node))
-        t.stats[SIMULATIONS] += 1

@@ -50,7 +50,7 @@ class MCTS:
         needs_heuristic = heuristic is not None or rollout == "greedy" or rollout_depth is not None
         self.heuristic = resolve_heuristic(game, heuristic) if needs_heuristic else Heuristic("zero", zero)
         self._heur = heuristic_ref(self.heuristic)
-        self._kernels = compiled.for_game(game)
+        self._kernels = compiled.for_game(game, compiled.MCTS_TEMPLATE)
         self.c, self.rollout, self.epsilon = c, rollout, epsilon
         self.rollout_depth = TO_THE_END if rollout_depth is None else int(rollout_depth)
         self.scale = float(scale) if scale else 10.0
