@@ -261,9 +261,10 @@ def case_opponent_cost(args: argparse.Namespace) -> None:
             rows += [{"version": "ours", **r} for r in pair]
     if not args.no_release:
         rows += _release_stepping(args.steps, args.build_dir)
-    for r in rows:
-        reused = next(x for x in rows if x["version"] == r["version"] and x["game"] == r["game"] and not x["fresh"])
-        r["fresh_overhead"] = round(reused["cpu_steps_per_s"] / r["cpu_steps_per_s"] - 1, 3) if r["fresh"] else None
+    for fresh, reused in zip(rows[::2], rows[1::2]):  # each fresh run against the reused run measured right after it
+        assert fresh["fresh"] and not reused["fresh"] and fresh["game"] == reused["game"]
+        fresh["fresh_overhead"] = round(reused["cpu_steps_per_s"] / fresh["cpu_steps_per_s"] - 1, 3)
+        reused["fresh_overhead"] = None
     pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "ours"]
     release = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "0.1.0"]
     ours = max(r["cpu_steps_per_s"] for r in pentago_fresh)
@@ -273,8 +274,9 @@ def case_opponent_cost(args: argparse.Namespace) -> None:
          {"headline": [headline("Pentago SingleAgentEnv steps/s (CPU) vs fresh alphabeta(depth=2), 0.1.0 in the "
                                 "same run as peer (1,421 wall on the issue's day)", ours,
                                 release[0]["cpu_steps_per_s"] if release else None, ">= 3,000"),
-                       headline("fresh opponent overhead over a reused one (Pentago, CPU time)",
-                                pentago_fresh[-1]["fresh_overhead"], None, "<= 10%", lower_is_better=True)]})
+                       headline("fresh opponent overhead over a reused one (Pentago, CPU time; median of the runs)",
+                                sorted(r["fresh_overhead"] for r in pentago_fresh)[len(pentago_fresh) // 2], None,
+                                "<= 10%", lower_is_better=True)]})
 
 
 def case_opponent_search(args: argparse.Namespace) -> None:
