@@ -27,9 +27,8 @@ from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Pa
 from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, EVAL_ORDER_DEPTH, F_EVAL_ORDER,
-    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES,
-    NODES,
-    QNODES, REDUCED, RESEARCHED,
+    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES, NODES, QNODES,
+    REDUCED, RESEARCHED,
 )
 from zerosum.search._parts import (
     FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, history_update,
