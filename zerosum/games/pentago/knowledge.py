@@ -140,10 +140,11 @@ def _packed_lines() -> list[tuple[int, list[int]]]:
     return out
 
 
-def _quadrant_counts() -> tuple[np.ndarray, np.ndarray]:
-    """QUAD_LO/QUAD_HI[q, o, pattern]: bits 0 and 1 of the number of stones that quadrant q
+def _quadrant_counts() -> np.ndarray:
+    """QUAD_LINES[q, pattern, 2 * o + k]: bit k (0 or 1) of the number of stones that quadrant q
     holding ``pattern`` (its 9 cells row by row) puts on each line, packed as PACKED_START,
-    with the quadrant as it is (o = 0), turned anticlockwise (1) or clockwise (2)."""
+    with the quadrant as it is (o = 0), turned anticlockwise (1) or clockwise (2). The six
+    words of one pattern sit together, so a quadrant's turns cost one cache line."""
     boards = np.zeros((4, 3, 512), np.int64)
     pats = np.arange(512, dtype=np.int64)
     for q in range(4):
@@ -151,16 +152,16 @@ def _quadrant_counts() -> tuple[np.ndarray, np.ndarray]:
         for i in range(9):
             boards[q, 0] |= ((pats >> i) & 1) << (o + 6 * (i // 3) + i % 3)
         boards[q, 1:] = ROTATED[2 * q:2 * q + 2]
-    lo = np.zeros_like(boards)
-    hi = np.zeros_like(boards)
+    table = np.zeros((4, 512, 6), np.int64)
     for bit, cells in _packed_lines():
-        n = sum((boards >> c) & 1 for c in cells)
-        lo |= (n & 1) << bit
-        hi |= (n >> 1) << bit
-    return lo, hi
+        n = np.sum([(boards >> c) & 1 for c in cells], axis=0)
+        for o in range(3):
+            table[:, :, 2 * o] |= (n[:, o] & 1) << bit
+            table[:, :, 2 * o + 1] |= (n[:, o] >> 1) << bit
+    return table
 
 
-QUAD_LO, QUAD_HI = _quadrant_counts()
+QUAD_LINES = _quadrant_counts()
 THREAT_FEATURES = ("open1", "open2", "open3", "open4", "turned_fours", "unbreakable", "centres", "win_now",
                    "defence_lost")
 """The features of ``threats``, each own minus the opponent's except the last two (see threat_features)."""
@@ -201,7 +202,7 @@ def sub3(a0: int, a1: int, a2: int, b0: int, b1: int) -> tuple[int, int, int]:  
 def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no cover - compiled
     """The features of ``threats`` from the side to move (X) against the other (Y).
 
-    Line counts come per quadrant from QUAD_LO/QUAD_HI, so a turn of quadrant q is the
+    Line counts come per quadrant from QUAD_LINES, so a turn of quadrant q is the
     board's counts minus q's contribution plus q's turned one: all 8 turns cost 16
     bit-sliced additions per side. Returns, X minus Y: open lines (free of the other
     side) with 1, 2, 3, 4 stones; fours a single turn makes (a line with 4+ stones and
@@ -215,12 +216,14 @@ def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no 
     x = s[S_TO_MOVE]
     me = s[x]
     op = s[1 - x]
+    ta = (QUAD_LINES[0, quadrant_pattern(me, 0)], QUAD_LINES[1, quadrant_pattern(me, 1)],
+          QUAD_LINES[2, quadrant_pattern(me, 2)], QUAD_LINES[3, quadrant_pattern(me, 3)])
+    tb = (QUAD_LINES[0, quadrant_pattern(op, 0)], QUAD_LINES[1, quadrant_pattern(op, 1)],
+          QUAD_LINES[2, quadrant_pattern(op, 2)], QUAD_LINES[3, quadrant_pattern(op, 3)])
     a0 = a1 = a2 = b0 = b1 = b2 = 0
     for q in range(4):
-        pa = quadrant_pattern(me, q)
-        pb = quadrant_pattern(op, q)
-        a0, a1, a2 = add3(a0, a1, a2, QUAD_LO[q, 0, pa], QUAD_HI[q, 0, pa])
-        b0, b1, b2 = add3(b0, b1, b2, QUAD_LO[q, 0, pb], QUAD_HI[q, 0, pb])
+        a0, a1, a2 = add3(a0, a1, a2, ta[q][0], ta[q][1])
+        b0, b1, b2 = add3(b0, b1, b2, tb[q][0], tb[q][1])
     a_free = PACKED_START & ~(b0 | b1 | b2)
     b_free = PACKED_START & ~(a0 | a1 | a2)
     a4 = a_free & a2
@@ -232,19 +235,21 @@ def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no 
     a_turned = 0
     b_turned = 0
     for q in range(4):
-        pa = quadrant_pattern(me, q)
-        pb = quadrant_pattern(op, q)
-        c0, c1, c2 = sub3(a0, a1, a2, QUAD_LO[q, 0, pa], QUAD_HI[q, 0, pa])
-        d0, d1, d2 = sub3(b0, b1, b2, QUAD_LO[q, 0, pb], QUAD_HI[q, 0, pb])
+        ra = ta[q]
+        rb = tb[q]
+        c0, c1, c2 = sub3(a0, a1, a2, ra[0], ra[1])
+        d0, d1, d2 = sub3(b0, b1, b2, rb[0], rb[1])
         for o in range(1, 3):
-            e0, e1, e2 = add3(c0, c1, c2, QUAD_LO[q, o, pa], QUAD_HI[q, o, pa])
-            f0, f1, f2 = add3(d0, d1, d2, QUAD_LO[q, o, pb], QUAD_HI[q, o, pb])
+            e0, e1, e2 = add3(c0, c1, c2, ra[2 * o], ra[2 * o + 1])
+            f0, f1, f2 = add3(d0, d1, d2, rb[2 * o], rb[2 * o + 1])
             ea = ~(f0 | f1 | f2)
             eb = ~(e0 | e1 | e2)
-            a_turned += popcount(e2 & ea & ~a4)
-            b_turned += popcount(f2 & eb & ~b4)
-            a_made |= e2 & ea
-            b_made |= f2 & eb
+            made_a = e2 & ea
+            made_b = f2 & eb
+            a_turned += popcount(made_a & ~a4)
+            b_turned += popcount(made_b & ~b4)
+            a_made |= made_a
+            b_made |= made_b
             a_keep &= (e2 | (e1 & e0)) & ea
             b_keep &= (f2 | (f1 & f0)) & eb
     win_now = 1 if a_made != 0 else 0
