@@ -291,7 +291,27 @@ def test_search_opponents_vary_between_episodes():
     for _ in range(10):
         first_moves.add(env.state.tobytes())
         env.reset()
-    assert len(first_moves) > 1  # (a reused alpha-beta agent plays one first move: see the docstring)
+    assert len(first_moves) > 1
+
+
+@pytest.mark.parametrize("game, spec", [("tictactoe", "alphabeta(depth=9)"), ("tictactoe", "mcts(sims=30)"),
+                                        ("connect_four", "alphabeta(depth=4)")])
+def test_reused_opponents_play_the_games_fresh_ones_play(game, spec):
+    """Under a depth budget a reused opponent's table changes its cost, never its moves."""
+    def trace(fresh):
+        env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
+        env.reset(seed=3)
+        rng, states = np.random.default_rng(3), []
+        for _ in range(300):
+            _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            states.append(env.state.tobytes())
+            if done:
+                env.reset()
+                states.append(env.state.tobytes())
+        return states
+
+    fresh = trace(True)
+    assert len(set(fresh)) > 100 and trace(False) == fresh
 
 
 def test_prioritized_opponents_follow_the_learners_results():

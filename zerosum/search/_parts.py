@@ -31,7 +31,7 @@ from numba import njit, types
 from zerosum.games.kit.kernels import P0_WINS, P1_WINS, F64Array, I64Array, contains
 from zerosum.search._arrays import NegamaxArrays, TreeArrays
 from zerosum.search._flags import (
-    C_EPOCH, C_GEN, EXACT, F_LMR, F_TT, HITS, LMR_DEPTH, LMR_MOVES, LOWER, MC_C_UCT, PROBES, UPPER,
+    C_EPOCH, C_GEN, C_ROOT_FIRST, EXACT, F_LMR, HITS, LMR_DEPTH, LMR_MOVES, LOWER, MC_C_UCT, PROBES, UPPER,
 )
 from zerosum.search.result import WIN, WIN_BOUND
 
@@ -132,14 +132,17 @@ def tt_store(w: NegamaxArrays, k: int, slot: int, ply: int, depth: int, best: fl
 # ---- move ordering -----------------------------------------------------------------------
 
 @njit()
-def root_noise_scores(w: NegamaxArrays, mv: I64Array, sc: F64Array, n: int,  # pragma: no cover - compiled
-                      hash_move: int, slot: int, flags: int) -> None:
-    """Random tie-breaking: this search's own best move of the previous iteration, then a
-    seeded random order. A TT move left by an earlier search is not followed: it would make
-    a reused engine replay the same game whatever its seed."""
-    fresh = flags & F_TT and hash_move >= 0 and (w.tt_meta[slot] >> 16) == w.cfg[C_GEN]
+def root_noise_scores(w: NegamaxArrays, mv: I64Array, sc: F64Array, n: int) -> None:  # pragma: no cover - compiled
+    """Random tie-breaking: the move the driver names in C_ROOT_FIRST (this search's own
+    best move of the last finished iteration, or the move that failed an aspiration window
+    high), then a seeded random order. The root's TT move is not followed: one left by an
+    earlier search would make a reused engine replay the same game whatever its seed, and
+    one stored by a window that failed low is the move with the highest bound, which
+    depends on what the table held before (a reused engine then chose differently among
+    equal moves from a fresh one with the same seed)."""
+    first = w.cfg[C_ROOT_FIRST]
     for i in range(n):
-        sc[i] = w.noise[mv[i]] + (TT_FIRST if fresh and mv[i] == hash_move else 0.0)
+        sc[i] = w.noise[mv[i]] + (TT_FIRST if mv[i] == first else 0.0)
 
 
 @njit(types.void(types.int64[::1], types.float64[::1], types.int64, types.int64), cache=True)

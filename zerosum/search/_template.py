@@ -92,7 +92,7 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
     searches and 10% from depth 5 (bench/vs_release.py --nodes-only); with quiescence on
     it cost Nine Men's Morris 8%, so it stays off there."""
     if ply == 0 and w.cfg[C_SEEDED]:
-        root_noise_scores(w, mv, sc, n, hash_move, slot, flags)
+        root_noise_scores(w, mv, sc, n)
         return True
     if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY | F_EVAL_ORDER) or ply == 0):
         return False

@@ -47,9 +47,9 @@ from zerosum.games.kit import Game, GameOverError, State, ZerosumError
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import (
-    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, F_EVAL_ORDER,
-    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES, LMR_DEPTH, N_CFG,
-    N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
+    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_ROOT_FIRST, C_SEEDED, CUTOFFS,
+    F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
+    LMR_DEPTH, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
@@ -263,6 +263,8 @@ class AlphaBeta:
                 lo = -INF if abs(value) >= WIN_BOUND else value - width
             else:
                 hi = INF if abs(value) >= WIN_BOUND else value + width
+                if self.config.tt:  # the move that failed high goes first (as the root's TT move would)
+                    w.cfg[C_ROOT_FIRST] = w.pv[0, 0]
         return float(run(self._heur, self.game.params, w, 0, depth, -INF, INF))
 
     def _deepen(self, w: NegamaxArrays, max_depth: int, node_budget: int, time: float | None) -> SearchResult:
@@ -284,6 +286,9 @@ class AlphaBeta:
                 break
             w.stats[:] = 0
             w.cfg[C_NODE_LIMIT] = limit
+            # A seeded root tries this search's last best move first (with the TT on, as its TT move
+            # was): from the search's own results only, so a reused engine chooses as a fresh one.
+            w.cfg[C_ROOT_FIRST] = best.action if best is not None and self.config.tt else -1
             t0 = _time.perf_counter()
             value = self._iteration(w, d, best, iterations)
             elapsed = _time.perf_counter() - t0

@@ -32,11 +32,13 @@ episode from the env's seeded generator).
 
 **Opponents.** A spec string is built into a new agent every episode
 (``fresh_opponents=True``), so the opponent carries nothing from one game to the next:
-an alpha-beta agent reused across games puts the previous game's best move first from
-its transposition table, and its random tie-breaks then repeat the same game (measured:
-one first move in 30 seeded games instead of 20). ``fresh_opponents=False`` keeps one
-instance per spec (faster for cheap games and stateless agents). Agent objects are used
-as given, reseeded from the env's generator before each move.
+under a node or time budget an alpha-beta agent reused across games reads its
+transposition table from earlier games and searches deeper than a fresh one would.
+``fresh_opponents=False`` keeps one instance per spec: under a depth budget a reused
+alpha-beta agent (and MCTS, minimax, random) plays exactly the games fresh ones play
+with the same seeds (tests/training/test_single_agent.py), only cheaper (its table
+answers the openings of earlier games). Agent objects are used as given, reseeded from
+the env's generator before each move.
 
 **Openings.** ``random_opening=p`` starts an episode, with probability ``p``, by one
 uniformly random ply for whoever is to move (the learner's seat included), as
