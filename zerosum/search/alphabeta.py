@@ -247,8 +247,15 @@ class AlphaBeta:
     def _iteration(self, w: NegamaxArrays, depth: int, best: SearchResult | None,
                    iterations: list[SearchStats]) -> float:
         """One iteration to ``depth``: in an aspiration window around the last value when
-        there is one (widened on the side that fails, then opened), else the full window."""
+        there is one (widened on the side that fails, then opened), else the full window.
+
+        A seeded root tries first the move this search found (with the TT on, as its TT move
+        was): the last iteration's best, then the move that failed a window high; never the
+        best bound of a window that failed low, which depends on what the table held before,
+        so a reused engine chooses as a fresh one."""
         run = self._kernels.negamax
+        follow = self.config.tt
+        w.cfg[C_ROOT_FIRST] = best.action if best is not None and follow else -1
         if not (self.config.aspiration and depth >= ASPIRATION_DEPTH and best is not None and not best.is_proven):
             return float(run(self._heur, self.game.params, w, 0, depth, -INF, INF))
         last = best.value
@@ -263,7 +270,7 @@ class AlphaBeta:
                 lo = -INF if abs(value) >= WIN_BOUND else value - width
             else:
                 hi = INF if abs(value) >= WIN_BOUND else value + width
-                if self.config.tt:  # the move that failed high goes first (as the root's TT move would)
+                if follow:
                     w.cfg[C_ROOT_FIRST] = w.pv[0, 0]
         return float(run(self._heur, self.game.params, w, 0, depth, -INF, INF))
 
@@ -286,9 +293,6 @@ class AlphaBeta:
                 break
             w.stats[:] = 0
             w.cfg[C_NODE_LIMIT] = limit
-            # A seeded root tries this search's last best move first (with the TT on, as its TT move
-            # was): from the search's own results only, so a reused engine chooses as a fresh one.
-            w.cfg[C_ROOT_FIRST] = best.action if best is not None and self.config.tt else -1
             t0 = _time.perf_counter()
             value = self._iteration(w, d, best, iterations)
             elapsed = _time.perf_counter() - t0
