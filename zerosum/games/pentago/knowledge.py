@@ -216,14 +216,17 @@ def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no 
     x = s[S_TO_MOVE]
     me = s[x]
     op = s[1 - x]
-    ta = (QUAD_LINES[0, quadrant_pattern(me, 0)], QUAD_LINES[1, quadrant_pattern(me, 1)],
-          QUAD_LINES[2, quadrant_pattern(me, 2)], QUAD_LINES[3, quadrant_pattern(me, 3)])
-    tb = (QUAD_LINES[0, quadrant_pattern(op, 0)], QUAD_LINES[1, quadrant_pattern(op, 1)],
-          QUAD_LINES[2, quadrant_pattern(op, 2)], QUAD_LINES[3, quadrant_pattern(op, 3)])
-    a0 = a1 = a2 = b0 = b1 = b2 = 0
-    for q in range(4):
-        a0, a1, a2 = add3(a0, a1, a2, ta[q][0], ta[q][1])
-        b0, b1, b2 = add3(b0, b1, b2, tb[q][0], tb[q][1])
+    ia0, ia1, ia2, ia3 = (quadrant_pattern(me, 0), quadrant_pattern(me, 1), quadrant_pattern(me, 2),
+                          quadrant_pattern(me, 3))
+    ib0, ib1, ib2, ib3 = (quadrant_pattern(op, 0), quadrant_pattern(op, 1), quadrant_pattern(op, 2),
+                          quadrant_pattern(op, 3))
+    t = QUAD_LINES  # read word by word: a row taken as an array (a view) made each evaluation 1.5x slower
+    a0, a1, a2 = add3(t[0, ia0, 0], t[0, ia0, 1], 0, t[1, ia1, 0], t[1, ia1, 1])
+    a0, a1, a2 = add3(a0, a1, a2, t[2, ia2, 0], t[2, ia2, 1])
+    a0, a1, a2 = add3(a0, a1, a2, t[3, ia3, 0], t[3, ia3, 1])
+    b0, b1, b2 = add3(t[0, ib0, 0], t[0, ib0, 1], 0, t[1, ib1, 0], t[1, ib1, 1])
+    b0, b1, b2 = add3(b0, b1, b2, t[2, ib2, 0], t[2, ib2, 1])
+    b0, b1, b2 = add3(b0, b1, b2, t[3, ib3, 0], t[3, ib3, 1])
     a_free = PACKED_START & ~(b0 | b1 | b2)
     b_free = PACKED_START & ~(a0 | a1 | a2)
     a4 = a_free & a2
@@ -235,21 +238,21 @@ def threat_features(params: Params, s: State) -> tuple[int, ...]:  # pragma: no 
     a_turned = 0
     b_turned = 0
     for q in range(4):
-        ra = ta[q]
-        rb = tb[q]
-        c0, c1, c2 = sub3(a0, a1, a2, ra[0], ra[1])
-        d0, d1, d2 = sub3(b0, b1, b2, rb[0], rb[1])
+        ia = ia0 if q == 0 else (ia1 if q == 1 else (ia2 if q == 2 else ia3))
+        ib = ib0 if q == 0 else (ib1 if q == 1 else (ib2 if q == 2 else ib3))
+        c0, c1, c2 = sub3(a0, a1, a2, t[q, ia, 0], t[q, ia, 1])
+        d0, d1, d2 = sub3(b0, b1, b2, t[q, ib, 0], t[q, ib, 1])
         for o in range(1, 3):
-            e0, e1, e2 = add3(c0, c1, c2, ra[2 * o], ra[2 * o + 1])
-            f0, f1, f2 = add3(d0, d1, d2, rb[2 * o], rb[2 * o + 1])
+            e0, e1, e2 = add3(c0, c1, c2, t[q, ia, 2 * o], t[q, ia, 2 * o + 1])
+            f0, f1, f2 = add3(d0, d1, d2, t[q, ib, 2 * o], t[q, ib, 2 * o + 1])
             ea = ~(f0 | f1 | f2)
             eb = ~(e0 | e1 | e2)
             made_a = e2 & ea
             made_b = f2 & eb
-            a_turned += popcount(made_a & ~a4)
-            b_turned += popcount(made_b & ~b4)
             a_made |= made_a
             b_made |= made_b
+            a_turned += popcount(made_a & ~a4)
+            b_turned += popcount(made_b & ~b4)
             a_keep &= (e2 | (e1 & e0)) & ea
             b_keep &= (f2 | (f1 & f0)) & eb
     win_now = 1 if a_made != 0 else 0
