@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from zerosum.games import GAMES, Heuristic, make_game
-from zerosum.games.kit import APPLY, HEURISTIC, IS_LEGAL, KEY, P0_WINS, Kernels, Layout, kernel, popcount
+from zerosum.games.kit import APPLY, HEURISTIC, IS_LEGAL, KEY, LEGAL, P0_WINS, Kernels, Layout, kernel, popcount
 from zerosum.games.tictactoe import KERNELS as TTT_KERNELS
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tictactoe import rules as ttt
@@ -89,6 +89,18 @@ def any_cell_is_legal(params, s, a):  # pragma: no cover - compiled
     return 0 <= a < 9  # the bug: occupied cells pass
 
 
+@kernel(LEGAL)
+def all_but_the_last(params, s, out):  # pragma: no cover - compiled
+    return max(ttt.legal(params, s, out) - 1, 1)  # the bug: the last move's position is never reached
+
+
+@kernel(LEGAL)
+def one_more(params, s, out):  # pragma: no cover - compiled
+    n = ttt.legal(params, s, out)
+    out[n] = 9  # the bug: an action past the board
+    return n + 1
+
+
 def _tictactoe_with(**changed):
     fields = {f: getattr(TTT_KERNELS, f) for f in ("legal", "apply", "status", "player", "key", "observe", "order")}
     return Kernels(**{**fields, **changed})
@@ -97,6 +109,8 @@ def _tictactoe_with(**changed):
 KEY_WITHOUT_O = _tictactoe_with(key=key_without_o)
 APPLY_IN_PLACE = _tictactoe_with(apply=apply_in_place)
 ANY_CELL = _tictactoe_with(is_legal=any_cell_is_legal)
+MISSES_A_POSITION = _tictactoe_with(distinct=all_but_the_last)
+LISTS_AN_ILLEGAL_MOVE = _tictactoe_with(distinct=one_more)
 
 
 class KeyIgnoresPartOfTheState(TicTacToe):
@@ -112,6 +126,25 @@ class ApplyMutatesItsInput(TicTacToe):
 class IsLegalDisagrees(TicTacToe):
     name = "broken_is_legal"
     kernels = ANY_CELL
+
+
+class DistinctMissesAPosition(TicTacToe):
+    name = "broken_distinct"
+    kernels = MISSES_A_POSITION
+
+
+class DistinctListsAnIllegalMove(TicTacToe):
+    name = "broken_distinct_move"
+    kernels = LISTS_AN_ILLEGAL_MOVE
+
+
+@pytest.mark.parametrize(("broken", "message"), [
+    (DistinctMissesAPosition, r"distinct kernel's actions \[.*\] miss the position legal action \d reaches"),
+    (DistinctListsAnIllegalMove, r"distinct kernel gave \[.*9\]: ascending legal actions"),
+])
+def test_a_distinct_kernel_that_misses_a_position_or_lists_an_illegal_move_fails(broken, message):
+    with pytest.raises(AssertionError, match=message):
+        check_game(broken(), **QUICK)
 
 
 def test_a_key_that_ignores_part_of_the_state_fails():

@@ -14,6 +14,7 @@ from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
 from zerosum.games.pentago import Pentago, cell_name
 from zerosum.games.pentago.rules import apply as _apply
+from zerosum.games.pentago.rules import distinct as _distinct_kernel
 from zerosum.games.pentago.rules import legal as _legal
 from zerosum.games.pentago.tables import CELLS, NUM_ACTIONS
 from zerosum.search import WIN
@@ -114,6 +115,39 @@ def test_a_winning_placement_makes_its_eight_actions_the_same_move():
     assert all(g.outcome(c) == Outcome.P0_WINS for c in children)
     assert set(range(8 * cell, 8 * cell + 8)) <= set(g.legal_actions(s).tolist())
     assert g.string_to_action("e1", s) == 8 * cell  # a bare cell names the winning placement
+
+
+def _distinct(g, s):
+    out = np.zeros(NUM_ACTIONS, np.int64)
+    return out[: _distinct_kernel(g.params, s, out)].tolist()
+
+
+def _children(g, s, actions):
+    return {g.apply(s, a).tobytes() for a in actions}
+
+
+@pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)
+def test_distinct_moves_reach_every_child(wbr):
+    g = Pentago(win_before_rotation=wbr)
+    s = g.initial_state()
+    assert _distinct(g, s) == [8 * c for c in range(36)]  # on the empty board every turn is no turn
+    s = g.position(["X.....", "......", "......", "......", "......", "......"], to_move=1)
+    # quadrants 1-3 empty: their six turns give one board, the first (q1 anticlockwise) stands for them
+    assert _distinct(g, s) == [8 * c + t for c in range(36) if c != 0 for t in (0, 1, 2)]
+    for s in shared_random_positions(g, 40, seed=5, max_plies=30):
+        moves = _distinct(g, s)
+        legal = g.legal_actions(s).tolist()
+        assert set(moves) <= set(legal) and moves == sorted(moves)
+        assert _children(g, s, moves) == _children(g, s, legal)  # every child (rarely one twice)
+
+
+def test_distinct_moves_keep_every_move_when_a_placement_wins_before_the_turn():
+    # X wins by placing at e1: then a turn that looks the same as another no longer gives
+    # the same children (e1's eight actions all give the won board), so every move stays
+    g = Pentago()
+    s = g.position(["XXXX..", "......", "......", "OOO...", "......", "O....."], to_move=0)
+    assert _distinct(g, s) == g.legal_actions(s).tolist()
+    assert _distinct(Pentago(win_before_rotation=False), s) != g.legal_actions(s).tolist()
 
 
 # ---- perft ----------------------------------------------------------------------------------

@@ -202,7 +202,24 @@ def _check_illegal(game: Game, state: State, line: tuple[int, ...], actions: lis
             fail(game, line, f"apply_unchecked accepted action {a}, out of range [0, {game.num_actions})", state)
 
 
+def _check_distinct_kernel(game: Game, state: State, line: tuple[int, ...], legal: np.ndarray) -> None:
+    """The ``distinct`` actions: ascending legal ones that reach every child the legal ones reach."""
+    out = np.zeros(game.max_moves, np.int64)
+    n = int(game.kernels.distinct(game.params, state.copy(), out))
+    moves = out[:n]
+    if n < 1 or np.any(np.diff(moves) <= 0) or not np.isin(moves, legal).all():
+        fail(game, line, f"the distinct kernel gave {moves.tolist()}: ascending legal actions (legal: "
+                         f"{legal.tolist()}) expected", state)
+    reached = {game.apply(state, int(a)).tobytes(): int(a) for a in moves}
+    for a in legal:
+        if game.apply(state, int(a)).tobytes() not in reached:
+            fail(game, line, f"the distinct kernel's actions {moves.tolist()} miss the position legal action "
+                             f"{int(a)} reaches", state)
+
+
 def _check_legal_kernel(game: Game, state: State, line: tuple[int, ...], legal: np.ndarray) -> None:
+    if game.kernels.distinct is not None:
+        _check_distinct_kernel(game, state, line, legal)
     if game.kernels.is_legal is None:
         return
     for a in legal:
@@ -238,7 +255,8 @@ def check_game(game: Game, games: int = 20, seed: int = 0, *, search_depth: int 
     At every position of every game:
 
     * the legal actions are ascending, distinct, in range and at most ``max_moves``; the
-      mask marks exactly them (and the ``is_legal`` kernel, if any, agrees);
+      mask marks exactly them (and the ``is_legal`` kernel, if any, agrees; the ``distinct``
+      kernel's actions, if any, are legal and reach every position the legal ones reach);
     * every legal action applies without error (``apply`` and ``apply_unchecked`` agree),
       and never modifies the state it is given; illegal actions in range and the actions
       -1 and ``num_actions`` raise IllegalActionError;

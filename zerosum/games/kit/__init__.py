@@ -3,7 +3,7 @@
 ``zerosum.games.kit`` gathers what a game author uses:
 
 * :mod:`~zerosum.games.kit.kernels`: the fixed kernel signatures (LEGAL, APPLY, STATUS,
-  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL, FORCING; HEURISTIC), the status codes, the
+  PLAYER, KEY, OBSERVE; optional ORDER, IS_LEGAL, FORCING, a ``distinct`` LEGAL; HEURISTIC), the status codes, the
   :class:`Kernels` record, checked when it is built, and the types kernels are annotated
   with (``Params``, ``State``, ``I64Array``, ``F64Array``, ``I8Array``);
 * :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,

@@ -17,6 +17,9 @@ and optional::
     is_legal(params, state, action) -> bool whether action is legal (faster than legal + scan)
     forcing(params, state, out) -> n        writes the n forcing legal actions, ascending, into out
                                             (the moves a quiescence search follows past the horizon)
+    distinct(params, state, out) -> n       writes legal actions, ascending, that reach every child
+                                            the legal ones reach, for a game where moves can give the
+                                            same child (alpha-beta generates these below its root)
     heuristic(params, state, player)        float64, from player's point of view
 
 ``params`` is an ``int64`` vector that encodes the rule variant in force (the game's
@@ -102,7 +105,7 @@ ARGUMENTS = {
     "status": ("params", "state"), "player": ("params", "state"), "key": ("params", "state"),
     "observe": ("params", "state", "player", "out"), "order": ("params", "state", "moves", "n", "scores"),
     "is_legal": ("params", "state", "action"), "heuristic": ("params", "state", "player"),
-    "forcing": ("params", "state", "out"),
+    "forcing": ("params", "state", "out"), "distinct": ("params", "state", "out"),
 }
 
 
@@ -136,6 +139,7 @@ class Kernels:
     order: Any = no_order_hint
     is_legal: Any = None
     forcing: Any = no_forcing
+    distinct: Any = None
 
     @property
     def has_forcing(self) -> bool:
@@ -146,22 +150,23 @@ class Kernels:
         for f in fields(self):
             fn = getattr(self, f.name)
             sig = SIGNATURES[f.name]
-            if fn is None and f.name == "is_legal":
+            const = "LEGAL" if f.name == "distinct" else f.name.upper()  # the signature's name in the kit
+            if fn is None and f.name in ("is_legal", "distinct"):
                 continue
             if fn is None:
                 raise KernelError(f"the {f.name!r} kernel is missing: write one compiled with "
-                                  f"@kernel({f.name.upper()}), signature {signature_text(sig, f.name)}")
+                                  f"@kernel({const}), signature {signature_text(sig, f.name)}")
             if not has_signature(fn, sig):
                 got = getattr(fn, "nopython_signatures", None)
                 what = (f"compiled for {', '.join(signature_text(g, f.name) for g in got)}" if got else
                         f"{type(fn).__name__} {getattr(fn, '__name__', fn)!r}, not a kernel")
-                raise KernelError(f"the {f.name!r} kernel must be compiled with @kernel({f.name.upper()}), "
+                raise KernelError(f"the {f.name!r} kernel must be compiled with @kernel({const}), "
                                   f"signature {signature_text(sig, f.name)}; got {what}")
 
 
 SIGNATURES = {"legal": LEGAL, "apply": APPLY, "status": STATUS, "player": PLAYER, "key": KEY,
               "observe": OBSERVE, "order": ORDER, "is_legal": IS_LEGAL,
-              "forcing": FORCING}
+              "forcing": FORCING, "distinct": LEGAL}
 
 
 @njit(types.boolean(_MOVES, types.int64, types.int64), cache=True)

@@ -67,7 +67,8 @@ from zerosum.games.pentago.rules import has_five
 from zerosum.games.pentago.tables import CELLS, FULL, NUM_ACTIONS, S_STATUS, S_TO_MOVE, SIZE, STATE_SIZE
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal, forcing=knowledge.forcing)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal, forcing=knowledge.forcing,
+                  distinct=rules.distinct)
 
 _COLS = "abcdef"
 _DIRECTIONS = {"cw": 1, "clockwise": 1, "ccw": 0, "acw": 0, "anticlockwise": 0,
