@@ -95,10 +95,10 @@ def all_but_the_last(params, s, out):  # pragma: no cover - compiled
 
 
 @kernel(LEGAL)
-def one_more(params, s, out):  # pragma: no cover - compiled
+def past_the_board(params, s, out):  # pragma: no cover - compiled
     n = ttt.legal(params, s, out)
-    out[n] = 9  # the bug: an action past the board
-    return n + 1
+    out[n - 1] = 9  # the bug: the last move is an action past the board
+    return n
 
 
 def _tictactoe_with(**changed):
@@ -110,7 +110,7 @@ KEY_WITHOUT_O = _tictactoe_with(key=key_without_o)
 APPLY_IN_PLACE = _tictactoe_with(apply=apply_in_place)
 ANY_CELL = _tictactoe_with(is_legal=any_cell_is_legal)
 MISSES_A_POSITION = _tictactoe_with(distinct=all_but_the_last)
-LISTS_AN_ILLEGAL_MOVE = _tictactoe_with(distinct=one_more)
+LISTS_AN_ILLEGAL_MOVE = _tictactoe_with(distinct=past_the_board)
 
 
 class KeyIgnoresPartOfTheState(TicTacToe):
