@@ -1,5 +1,6 @@
 """Alpha-beta against the minimax reference, values from theory, wins by distance, budgets."""
 
+import collections
 import itertools
 
 import numpy as np
@@ -158,6 +159,24 @@ def test_seeded_tie_breaking_varies_the_choice():
     choices = {alphabeta(TTT, s, 2, heuristic=_zero_py, seed=k).action for k in range(30)}
     assert len(choices) > 3  # all nine first moves are equal at depth 2 with a zero heuristic
     assert alphabeta(TTT, s, 2, seed=5).action == alphabeta(TTT, s, 2, seed=5).action
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_seeds_choose_evenly_among_equal_moves_past_the_first_picks(depth):
+    # Where the children are leaves only the first few moves are picked by score; at the
+    # root the rest had kept generation order, so among equal moves the first generated
+    # was chosen whenever no equal one was among the picks (one move of 28 took 143 of 300).
+    game = make_game("pentago")
+    s = game.apply(game.initial_state(), game.string_to_action("c3 q0 cw"))
+    me, h = game.current_player(s), game.heuristic()
+    children = {int(a): game.apply(s, int(a)) for a in game.legal_actions(s)}
+    values = {a: -alphabeta(game, c, depth - 1).value if depth > 1 else h.fn(game.params, c, me)
+              for a, c in children.items()}
+    best = max(values.values())
+    equal = {a for a, v in values.items() if v == best}
+    counts = collections.Counter(alphabeta(game, s, depth, seed=k).action for k in range(300))
+    assert set(counts) == equal
+    assert max(counts.values()) < 2.5 * 300 / len(equal)
 
 
 def test_a_reused_engine_still_breaks_ties_by_its_seed():

@@ -248,7 +248,12 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             return v
     mv, sc, child, pv = w.moves[ply], w.scores[ply], w.stack[ply + 1], w.pv
     leaf = depth == 1 and not flags & F_QUIESCE
-    n = staged = staged_moves(params, w, s, ply, hash_move, flags) if leaf and ply > 0 else 0
+    # Where the children are leaves, the moves past the first LEAF_PICKS keep generation
+    # order; not at the root, whose order is the seeded tie-break: there equal moves past
+    # the picks went by generation order (one of 28 equal Pentago moves took 143 of 300
+    # seeds at depth 1), so the root sorts them all.
+    partial = leaf and ply > 0
+    n = staged = staged_moves(params, w, s, ply, hash_move, flags) if partial else 0
     rest, picks, i = True, 0, 0
     alpha0, best, best_move = alpha, -INF, -1
     while i < n or rest:
@@ -258,10 +263,10 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
                 w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
             ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
-            picks = 0 if not ordered else (LEAF_PICKS if leaf else PICKS + 1)  # the moves pick_next places
+            picks = 0 if not ordered else (LEAF_PICKS if partial else PICKS + 1)  # the moves pick_next places
             continue
         if i < picks:
-            pick_next(mv, sc, i, n, leaf)
+            pick_next(mv, sc, i, n, partial)
         a = mv[i]
         apply(params, s, a, child)
         st = status(params, child)
