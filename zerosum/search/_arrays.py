@@ -7,6 +7,8 @@ arrays they keep: the record and the driver share the arrays' memory, so the dri
 the configuration and reads the statistics through its own numpy arrays. (A named tuple
 of arrays would do the same, but numba counts a reference on each of its arrays whenever
 it is handed to an inlined helper: 14 atomic operations a call instead of one.)
+``NegamaxArrays`` also holds the heuristic, set once per searcher: a first-class function
+passed as an argument is unboxed at each call from Python, about 5 us.
 
 ``NegamaxArrays`` serves the depth-first searches (alpha-beta and minimax),
 ``TreeArrays`` serves MCTS. A new array for a search is one field here, one argument of
@@ -22,11 +24,12 @@ import numpy as np
 from numba import njit, types
 from numba.experimental import structref
 
-from zerosum.games.kit.kernels import F64Array, I64Array
+from zerosum.games.kit.kernels import HEURISTIC, F64Array, I64Array
 from zerosum.search._flags import N_CFG, N_STATS
 
 I1, I2 = types.int64[::1], types.int64[:, ::1]
 D1, D2 = types.float64[::1], types.float64[:, ::1]
+HEUR = types.FunctionType(HEURISTIC)
 
 
 @structref.register
@@ -55,6 +58,7 @@ NEGAMAX_FIELDS = (
     ("noise", D1),    # root tie-breaking noise per action (seeded searches)
     ("cfg", I1),      # configuration slots C_* (zerosum.search._flags)
     ("stats", I1),    # statistics slots NODES, LEAVES, ... (zerosum.search._flags)
+    ("heur", HEUR),   # the heuristic (a compiled function): unboxed when set, not at every call
 )
 TREE_FIELDS = (
     ("states", I2),   # the position at each tree node (node 0: the root)
@@ -82,7 +86,7 @@ class _Record(structref.StructRefProxy):
     FIELDS: tuple[tuple[str, types.Type], ...] = ()
 
     @classmethod
-    def _build(cls, new: Callable[..., Any], arrays: dict[str, np.ndarray]) -> _Record:
+    def _build(cls, new: Callable[..., Any], arrays: dict[str, Any]) -> _Record:
         missing = {name for name, _ in cls.FIELDS} ^ set(arrays)
         if missing:
             raise TypeError(f"{cls.__name__} takes exactly the fields {[n for n, _ in cls.FIELDS]}; "
@@ -111,15 +115,24 @@ class NegamaxArrays(_Record):
     noise: F64Array
     cfg: I64Array
     stats: I64Array
+    heur: Any
 
-    def __new__(cls, **arrays: np.ndarray) -> NegamaxArrays:
+    def __new__(cls, **arrays: Any) -> NegamaxArrays:
         return cls._build(_new_negamax_arrays, arrays)  # type: ignore[return-value]
 
+    def set_heuristic(self, heur: Any) -> None:
+        """Make ``heur`` (a first-class compiled heuristic) the one ``negamax_root`` calls.
+        Unboxing one costs about 5 us, so the record keeps it rather than each call taking it."""
+        if self.__dict__.get("heur") is not heur:
+            _set_heuristic(self, heur)
+            self.__dict__["heur"] = heur
+
     @classmethod
-    def sized(cls, state_size: int, max_moves: int, num_actions: int, max_depth: int,
+    def sized(cls, state_size: int, max_moves: int, num_actions: int, max_depth: int, heur: Any,
               **kept: np.ndarray) -> NegamaxArrays:
-        """Per-ply arrays for ``max_depth`` plies; the arrays in ``kept`` (a searcher's table,
-        history, configuration, statistics) are used as given, the others made minimal."""
+        """Per-ply arrays for ``max_depth`` plies, searching with heuristic ``heur``; the arrays in
+        ``kept`` (a searcher's table, history, configuration, statistics) are used as given,
+        the others made minimal."""
         d = max_depth + 2
         arrays = {
             "stack": np.zeros((d, state_size), np.int64), "moves": np.zeros((d, max_moves), np.int64),
@@ -129,7 +142,7 @@ class NegamaxArrays(_Record):
             "tt_key": np.zeros(1, np.int64), "tt_val": np.zeros(1, np.float64), "tt_move": np.zeros(1, np.int64),
             "tt_meta": np.zeros(1, np.int64), "history": np.zeros(num_actions, np.float64),
             "noise": np.zeros(num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
-            "stats": np.zeros(N_STATS, np.int64)}
+            "stats": np.zeros(N_STATS, np.int64), "heur": heur}
         arrays.update(kept)
         return cls(**arrays)
 
@@ -165,12 +178,18 @@ structref.define_boxing(TreeArraysType, TreeArrays)  # type: ignore[no-untyped-c
 def _new_negamax_arrays(stack: I64Array, moves: I64Array, scores: F64Array, pv: I64Array,  # pragma: no cover
                         pvlen: I64Array, tt_key: I64Array, tt_val: F64Array, tt_move: I64Array, tt_meta: I64Array,
                         killers: I64Array, history: F64Array, forced: I64Array, noise: F64Array, cfg: I64Array,
-                        stats: I64Array) -> NegamaxArrays:
+                        stats: I64Array, heur: Any) -> NegamaxArrays:
     w: NegamaxArrays = structref.new(NEGAMAX_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
     w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
     w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
     w.killers, w.history, w.forced, w.noise, w.cfg, w.stats = killers, history, forced, noise, cfg, stats
+    w.heur = heur
     return w
+
+
+@njit(types.void(NEGAMAX_ARRAYS, HEUR), cache=True)
+def _set_heuristic(w: NegamaxArrays, heur: Any) -> None:  # pragma: no cover - compiled
+    w.heur = heur
 
 
 @njit(TREE_ARRAYS(*(t for _, t in TREE_FIELDS)), cache=True)

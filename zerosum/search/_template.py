@@ -320,6 +320,16 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     return best
 
 
+ROOT = types.float64(_P, NEGAMAX_ARRAYS, _I, _F, _F)  # params, arrays, depth, alpha, beta
+
+
+@njit(ROOT, cache=True)
+def negamax_root(params: Params, w: NegamaxArrays, depth: int, alpha: float,  # pragma: no cover - compiled
+                 beta: float) -> float:
+    """negamax from the root (w.stack[0]) with the record's heuristic: the drivers' call."""
+    return negamax(w.heur, params, w, 0, depth, alpha, beta)
+
+
 # ---- minimax (the reference: no pruning, exact node count) ---------------------------------
 MINIMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I)  # heur, params, arrays, ply, depth
 

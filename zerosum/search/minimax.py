@@ -26,7 +26,7 @@ def minimax(game: Game, state: State, depth: int, heuristic: HeuristicArg = None
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ValueError(f"depth={depth!r}: a positive int is required")
     h = heuristic_ref(resolve_heuristic(game, heuristic))
-    w = NegamaxArrays.sized(game.initial.shape[0], game.max_moves, game.num_actions, int(depth))
+    w = NegamaxArrays.sized(game.initial.shape[0], game.max_moves, game.num_actions, int(depth), h)
     w.stack[0] = state
     t0 = _time.perf_counter()
     value = compiled.for_game(game).minimax(h, game.params, w, 0, int(depth))
