@@ -179,6 +179,20 @@ def _give_back(key: tuple[int, ...], bundle: dict[str, Any]) -> None:
         free.append(bundle)
 
 
+_ROOTS: dict[int, tuple[Any, Any]] = {}  # id(a game's search module) -> (the module, its root's entry point)
+
+
+def _root_entry(kernels: Any) -> Any:
+    """The machine code of ``kernels.negamax_root``'s one signature: numba's type dispatch and
+    unboxing the heuristic cost each call 13 us, this 0.8 us (the record holds the heuristic;
+    the arguments are always of the signature's types). Looked up once per game: finding
+    it hashes numba types, 20 us, which a fresh opponent per game would pay each game."""
+    hit = _ROOTS.get(id(kernels))
+    if hit is None or hit[0] is not kernels:
+        hit = _ROOTS[id(kernels)] = (kernels, entry_point(kernels.negamax_root))
+    return hit[1]
+
+
 class AlphaBeta:
     """A reusable alpha-beta searcher for one game and heuristic (keeps its TT between searches).
 
@@ -194,10 +208,7 @@ class AlphaBeta:
         self.heuristic = resolve_heuristic(game, heuristic)
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
-        # Its one signature's machine code: numba's type dispatch and unboxing the heuristic
-        # cost each call 13 us, this 0.8 us (the record holds the heuristic; the arguments
-        # are always of the signature's types).
-        self._negamax = entry_point(self._kernels.negamax_root)
+        self._negamax = _root_entry(self._kernels)
         key, self._table = _take_arrays(game, self.config.tt_size if self.config.tt else 1)
         weakref.finalize(self, _give_back, key, self._table)
         self._kept = {name: self._table[name] for name in KEPT_FIELDS}
