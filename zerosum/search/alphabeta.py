@@ -186,7 +186,7 @@ def _root_entry(kernels: Any) -> Any:
     """The machine code of ``kernels.negamax_root``'s one signature: numba's type dispatch and
     unboxing the heuristic cost each call 13 us, this 0.8 us (the record holds the heuristic;
     the arguments are always of the signature's types). Looked up once per game: finding
-    it hashes numba types, 20 us, which a fresh opponent per game would pay each game."""
+    it hashes numba types (6 us), which a fresh opponent per game would pay each game."""
     hit = _ROOTS.get(id(kernels))
     if hit is None or hit[0] is not kernels:
         hit = _ROOTS[id(kernels)] = (kernels, entry_point(kernels.negamax_root))
