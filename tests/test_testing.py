@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from zerosum.games import GAMES, Heuristic, make_game
-from zerosum.games.kit import APPLY, HEURISTIC, IS_LEGAL, KEY, LEGAL, P0_WINS, Kernels, Layout, kernel, popcount
+from zerosum.games.kit import (
+    APPLY, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, P0_WINS, Kernels, Layout, kernel, popcount,
+)
 from zerosum.games.tictactoe import KERNELS as TTT_KERNELS
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tictactoe import rules as ttt
@@ -101,6 +103,13 @@ def past_the_board(params, s, out):  # pragma: no cover - compiled
     return n
 
 
+@kernel(FORCING)
+def forcing_past_the_buffer(params, s, out):  # pragma: no cover - compiled
+    n = ttt.legal(params, s, out)
+    out[9] = 0  # the bug: a write past max_moves (9), which the search's buffers would not survive
+    return n
+
+
 def _tictactoe_with(**changed):
     fields = {f: getattr(TTT_KERNELS, f) for f in ("legal", "apply", "status", "player", "key", "observe", "order")}
     return Kernels(**{**fields, **changed})
@@ -111,6 +120,7 @@ APPLY_IN_PLACE = _tictactoe_with(apply=apply_in_place)
 ANY_CELL = _tictactoe_with(is_legal=any_cell_is_legal)
 MISSES_A_POSITION = _tictactoe_with(distinct=all_but_the_last)
 LISTS_AN_ILLEGAL_MOVE = _tictactoe_with(distinct=past_the_board)
+WRITES_PAST_MAX_MOVES = _tictactoe_with(forcing=forcing_past_the_buffer)
 
 
 class KeyIgnoresPartOfTheState(TicTacToe):
@@ -138,11 +148,17 @@ class DistinctListsAnIllegalMove(TicTacToe):
     kernels = LISTS_AN_ILLEGAL_MOVE
 
 
+class ForcingWritesPastMaxMoves(TicTacToe):
+    name = "broken_forcing"
+    kernels = WRITES_PAST_MAX_MOVES
+
+
 @pytest.mark.parametrize(("broken", "message"), [
+    (ForcingWritesPastMaxMoves, r"the forcing kernel returned \d moves and wrote slot 9 past max_moves=9"),
     (DistinctMissesAPosition, r"distinct kernel's actions \[.*\] miss the position legal action \d reaches"),
     (DistinctListsAnIllegalMove, r"distinct kernel gave \[.*9\]: ascending legal actions"),
 ])
-def test_a_distinct_kernel_that_misses_a_position_or_lists_an_illegal_move_fails(broken, message):
+def test_a_moves_kernel_that_writes_past_its_buffer_or_misses_or_adds_moves_fails(broken, message):
     with pytest.raises(AssertionError, match=message):
         check_game(broken(), **QUICK)
 

@@ -202,11 +202,29 @@ def _check_illegal(game: Game, state: State, line: tuple[int, ...], actions: lis
             fail(game, line, f"apply_unchecked accepted action {a}, out of range [0, {game.num_actions})", state)
 
 
+GUARD = 64
+"""Slots past max_moves in the buffers the move kernels are given here: numba does not check
+bounds, so a kernel that writes past max_moves would corrupt memory in the search."""
+_UNTOUCHED = -(1 << 62)
+
+
+def _guarded_moves(game: Game, state: State, line: tuple[int, ...], name: str) -> np.ndarray:
+    """The moves kernel ``name`` writes, into a buffer with GUARD slots past max_moves that
+    must stay as they were (and a count of at most max_moves)."""
+    out = np.full(game.max_moves + GUARD, _UNTOUCHED, np.int64)
+    n = int(getattr(game.kernels, name)(game.params, state.copy(), out))
+    if not 0 <= n <= game.max_moves or np.any(out[game.max_moves:] != _UNTOUCHED):
+        past = np.flatnonzero(out[game.max_moves:] != _UNTOUCHED)
+        fail(game, line, f"the {name} kernel returned {n} moves and wrote "
+                         f"{'slot ' + str(game.max_moves + int(past[0])) if len(past) else 'no slot'} past "
+                         f"max_moves={game.max_moves}: a kernel must write at most max_moves moves", state)
+    return out[:n]
+
+
 def _check_distinct_kernel(game: Game, state: State, line: tuple[int, ...], legal: np.ndarray) -> None:
     """The ``distinct`` actions: ascending legal ones that reach every child the legal ones reach."""
-    out = np.zeros(game.max_moves, np.int64)
-    n = int(game.kernels.distinct(game.params, state.copy(), out))
-    moves = out[:n]
+    moves = _guarded_moves(game, state, line, "distinct")
+    n = len(moves)
     if n < 1 or np.any(np.diff(moves) <= 0) or not np.isin(moves, legal).all():
         fail(game, line, f"the distinct kernel gave {moves.tolist()}: ascending legal actions (legal: "
                          f"{legal.tolist()}) expected", state)
@@ -218,6 +236,13 @@ def _check_distinct_kernel(game: Game, state: State, line: tuple[int, ...], lega
 
 
 def _check_legal_kernel(game: Game, state: State, line: tuple[int, ...], legal: np.ndarray) -> None:
+    if not np.array_equal(_guarded_moves(game, state, line, "legal"), legal):
+        fail(game, line, f"the legal kernel wrote {_guarded_moves(game, state, line, 'legal').tolist()}; "
+                         f"legal_actions gave {legal.tolist()}", state)
+    forcing = _guarded_moves(game, state, line, "forcing")
+    if not np.isin(forcing, legal).all():
+        fail(game, line, f"the forcing kernel gave {forcing.tolist()}, not all legal (legal: {legal.tolist()})",
+             state)
     if game.kernels.distinct is not None:
         _check_distinct_kernel(game, state, line, legal)
     if game.kernels.is_legal is None:
@@ -256,7 +281,8 @@ def check_game(game: Game, games: int = 20, seed: int = 0, *, search_depth: int 
 
     * the legal actions are ascending, distinct, in range and at most ``max_moves``; the
       mask marks exactly them (and the ``is_legal`` kernel, if any, agrees; the ``distinct``
-      kernel's actions, if any, are legal and reach every position the legal ones reach);
+      kernel's actions, if any, are legal and reach every position the legal ones reach;
+      the forcing moves are legal; no moves kernel writes past ``max_moves``);
     * every legal action applies without error (``apply`` and ``apply_unchecked`` agree),
       and never modifies the state it is given; illegal actions in range and the actions
       -1 and ``num_actions`` raise IllegalActionError;
