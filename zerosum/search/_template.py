@@ -75,7 +75,7 @@ def evaluate_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I
 
 @njit(inline="always")
 def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64Array,  # pragma: no cover - compiled
-                sc: F64Array, n: int, ply: int, depth: int, hash_move: int, slot: int, flags: int) -> bool:
+                sc: F64Array, n: int, ply: int, depth: int, hash_move: int, flags: int) -> bool:
     """Ordering scores for the ``n`` moves at ``ply``; False when they keep generation order.
 
     The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
@@ -262,7 +262,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             n = the_rest(params, w, s, ply, staged)
             if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
                 w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
-            ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, slot, flags)
+            ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, flags)
             picks = 0 if not ordered else (LEAF_PICKS if partial else PICKS + 1)  # the moves pick_next places
             continue
         if i < picks:

@@ -36,9 +36,11 @@ of the game at every node: a game may give one player two turns in a row.
 
 from __future__ import annotations
 
+import functools
 import time as _time
 import weakref
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -179,18 +181,13 @@ def _give_back(key: tuple[int, ...], bundle: dict[str, Any]) -> None:
         free.append(bundle)
 
 
-_ROOTS: dict[int, tuple[Any, Any]] = {}  # id(a game's search module) -> (the module, its root's entry point)
-
-
-def _root_entry(kernels: Any) -> Any:
+@functools.cache
+def _root_entry(kernels: ModuleType) -> Any:
     """The machine code of ``kernels.negamax_root``'s one signature: numba's type dispatch and
     unboxing the heuristic cost each call 13 us, this 0.8 us (the record holds the heuristic;
     the arguments are always of the signature's types). Looked up once per game: finding
     it hashes numba types (6 us), which a fresh opponent per game would pay each game."""
-    hit = _ROOTS.get(id(kernels))
-    if hit is None or hit[0] is not kernels:
-        hit = _ROOTS[id(kernels)] = (kernels, entry_point(kernels.negamax_root))
-    return hit[1]
+    return entry_point(kernels.negamax_root)
 
 
 class AlphaBeta:
@@ -215,6 +212,8 @@ class AlphaBeta:
         self._generation = int(self._table["gen"][0])
         self._epoch = self._generation + 1  # entries stored before this generation are not ours
         self.arrays: NegamaxArrays | None = self._table["arrays"]
+        if self.arrays is not None:  # a record left by a searcher that may have had another heuristic
+            self.arrays.set_heuristic(self._heur)
 
     def _buffers(self, max_depth: int) -> NegamaxArrays:
         """The search's record, with per-ply arrays for ``max_depth`` plies and the quiescence
@@ -226,7 +225,6 @@ class AlphaBeta:
             self.arrays = NegamaxArrays.sized(g.initial.shape[0], g.max_moves, g.num_actions, plies, self._heur,
                                               **self._kept)
             self._table["arrays"], self._table["plies"] = self.arrays, plies
-        self.arrays.set_heuristic(self._heur)  # a record left by a searcher with another heuristic
         return self.arrays
 
     def clear(self) -> None:
