@@ -123,34 +123,17 @@ LISTS_AN_ILLEGAL_MOVE = _tictactoe_with(distinct=past_the_board)
 WRITES_PAST_MAX_MOVES = _tictactoe_with(forcing=forcing_past_the_buffer)
 
 
-class KeyIgnoresPartOfTheState(TicTacToe):
-    name = "broken_key"
-    kernels = KEY_WITHOUT_O
+def _broken(cls_name, name, kernels):
+    """Tic-tac-toe under ``name`` with the module-level ``kernels`` (one of them broken)."""
+    return type(cls_name, (TicTacToe,), {"name": name, "kernels": kernels, "__module__": __name__})
 
 
-class ApplyMutatesItsInput(TicTacToe):
-    name = "broken_apply"
-    kernels = APPLY_IN_PLACE
-
-
-class IsLegalDisagrees(TicTacToe):
-    name = "broken_is_legal"
-    kernels = ANY_CELL
-
-
-class DistinctMissesAPosition(TicTacToe):
-    name = "broken_distinct"
-    kernels = MISSES_A_POSITION
-
-
-class DistinctListsAnIllegalMove(TicTacToe):
-    name = "broken_distinct_move"
-    kernels = LISTS_AN_ILLEGAL_MOVE
-
-
-class ForcingWritesPastMaxMoves(TicTacToe):
-    name = "broken_forcing"
-    kernels = WRITES_PAST_MAX_MOVES
+KeyIgnoresPartOfTheState = _broken("KeyIgnoresPartOfTheState", "broken_key", KEY_WITHOUT_O)
+ApplyMutatesItsInput = _broken("ApplyMutatesItsInput", "broken_apply", APPLY_IN_PLACE)
+IsLegalDisagrees = _broken("IsLegalDisagrees", "broken_is_legal", ANY_CELL)
+DistinctMissesAPosition = _broken("DistinctMissesAPosition", "broken_distinct", MISSES_A_POSITION)
+DistinctListsAnIllegalMove = _broken("DistinctListsAnIllegalMove", "broken_distinct_move", LISTS_AN_ILLEGAL_MOVE)
+ForcingWritesPastMaxMoves = _broken("ForcingWritesPastMaxMoves", "broken_forcing", WRITES_PAST_MAX_MOVES)
 
 
 @pytest.mark.parametrize(("broken", "message"), [

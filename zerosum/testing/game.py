@@ -213,8 +213,8 @@ def _guarded_moves(game: Game, state: State, line: tuple[int, ...], name: str) -
     must stay as they were (and a count of at most max_moves)."""
     out = np.full(game.max_moves + GUARD, _UNTOUCHED, np.int64)
     n = int(getattr(game.kernels, name)(game.params, state.copy(), out))
-    if not 0 <= n <= game.max_moves or np.any(out[game.max_moves:] != _UNTOUCHED):
-        past = np.flatnonzero(out[game.max_moves:] != _UNTOUCHED)
+    past = np.flatnonzero(out[game.max_moves:] != _UNTOUCHED)
+    if not 0 <= n <= game.max_moves or len(past):
         fail(game, line, f"the {name} kernel returned {n} moves and wrote "
                          f"{'slot ' + str(game.max_moves + int(past[0])) if len(past) else 'no slot'} past "
                          f"max_moves={game.max_moves}: a kernel must write at most max_moves moves", state)
@@ -236,9 +236,9 @@ def _check_distinct_kernel(game: Game, state: State, line: tuple[int, ...], lega
 
 
 def _check_legal_kernel(game: Game, state: State, line: tuple[int, ...], legal: np.ndarray) -> None:
-    if not np.array_equal(_guarded_moves(game, state, line, "legal"), legal):
-        fail(game, line, f"the legal kernel wrote {_guarded_moves(game, state, line, 'legal').tolist()}; "
-                         f"legal_actions gave {legal.tolist()}", state)
+    written = _guarded_moves(game, state, line, "legal")
+    if not np.array_equal(written, legal):
+        fail(game, line, f"the legal kernel wrote {written.tolist()}; legal_actions gave {legal.tolist()}", state)
     forcing = _guarded_moves(game, state, line, "forcing")
     if not np.isin(forcing, legal).all():
         fail(game, line, f"the forcing kernel gave {forcing.tolist()}, not all legal (legal: {legal.tolist()})",
