@@ -8,7 +8,7 @@ import pytest
 
 from zerosum.games import GameOverError, Heuristic, make_game
 from zerosum.games.tictactoe.rules import LINES
-from zerosum.search import WIN, AlphaBeta, alphabeta, minimax
+from zerosum.search import WIN, WIN_BOUND, AlphaBeta, alphabeta, minimax
 from zerosum.testing import random_positions
 
 TTT = make_game("tictactoe")
@@ -177,6 +177,36 @@ def test_seeds_choose_evenly_among_equal_moves_past_the_first_picks(depth):
     counts = collections.Counter(alphabeta(game, s, depth, seed=k).action for k in range(300))
     assert set(counts) == equal
     assert max(counts.values()) < 2.5 * 300 / len(equal)
+
+
+def _from_child(v):
+    """A child's value (its mover's view, distances from the child) seen from the root."""
+    return -(v - 1) if v >= WIN_BOUND else (-(v + 1) if v <= -WIN_BOUND else -v)
+
+
+@pytest.mark.parametrize(("name", "depth"), [("tictactoe", 2), ("tictactoe", 3), ("pentago", 1), ("pentago", 2),
+                                             ("connect_four", 3)])
+def test_a_seeded_search_chooses_the_best_move_the_seed_puts_first(name, depth):
+    # The root searches its moves by their values in the last iteration, but which of equal
+    # moves it takes is the seed's: the best move with the highest noise. (Without a TT no
+    # iteration's best goes first; without quiescence, on for Connect Four, the values are
+    # minimax's.)
+    game = make_game(name)
+    tried = 0
+    for k, s in enumerate(random_positions(game, 12, seed=3, max_plies=6)):
+        children = {int(a): game.apply(s, int(a)) for a in game.legal_actions(s)}
+        if any(game.is_terminal(c) for c in children.values()):
+            continue
+        me, h = game.current_player(s), game.heuristic()
+        values = {a: _from_child(minimax(game, c, depth - 1).value) if depth > 1 else h.fn(game.params, c, me)
+                  for a, c in children.items()}
+        best = max(values.values())
+        noise = np.random.default_rng(k).random(game.num_actions)
+        expected = max((a for a, v in values.items() if v == best), key=lambda a: noise[a])
+        r = AlphaBeta(game, tt=False, quiescence=False).search(s, depth, seed=k)
+        assert (r.action, r.value) == (expected, best)
+        tried += 1
+    assert tried >= 6
 
 
 def test_a_reused_engine_still_breaks_ties_by_its_seed():

@@ -56,6 +56,7 @@ NEGAMAX_FIELDS = (
     ("history", D1),  # history score per action
     ("forced", I2),   # the forcing moves at each ply (late-move reductions spare them), count last
     ("noise", D1),    # root tie-breaking noise per action (seeded searches)
+    ("root_values", D1),  # each root move's value in the last iteration (a seeded root's order)
     ("cfg", I1),      # configuration slots C_* (zerosum.search._flags)
     ("stats", I1),    # statistics slots NODES, LEAVES, ... (zerosum.search._flags)
     ("heur", HEUR),   # the heuristic (a compiled function): unboxed when set, not at every call
@@ -113,6 +114,7 @@ class NegamaxArrays(_Record):
     history: F64Array
     forced: I64Array
     noise: F64Array
+    root_values: F64Array
     cfg: I64Array
     stats: I64Array
     heur: Any
@@ -141,7 +143,8 @@ class NegamaxArrays(_Record):
             "forced": np.zeros((d, max_moves + 1), np.int64),
             "tt_key": np.zeros(1, np.int64), "tt_val": np.zeros(1, np.float64), "tt_move": np.zeros(1, np.int64),
             "tt_meta": np.zeros(1, np.int64), "history": np.zeros(num_actions, np.float64),
-            "noise": np.zeros(num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
+            "noise": np.zeros(num_actions, np.float64), "root_values": np.zeros(num_actions, np.float64),
+            "cfg": np.zeros(N_CFG, np.int64),
             "stats": np.zeros(N_STATS, np.int64), "heur": heur}
         arrays.update(kept)
         return cls(**arrays)
@@ -177,12 +180,13 @@ structref.define_boxing(TreeArraysType, TreeArrays)  # type: ignore[no-untyped-c
 @njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
 def _new_negamax_arrays(stack: I64Array, moves: I64Array, scores: F64Array, pv: I64Array,  # pragma: no cover
                         pvlen: I64Array, tt_key: I64Array, tt_val: F64Array, tt_move: I64Array, tt_meta: I64Array,
-                        killers: I64Array, history: F64Array, forced: I64Array, noise: F64Array, cfg: I64Array,
-                        stats: I64Array, heur: Any) -> NegamaxArrays:
+                        killers: I64Array, history: F64Array, forced: I64Array, noise: F64Array,
+                        root_values: F64Array, cfg: I64Array, stats: I64Array, heur: Any) -> NegamaxArrays:
     w: NegamaxArrays = structref.new(NEGAMAX_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
     w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
     w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
     w.killers, w.history, w.forced, w.noise, w.cfg, w.stats = killers, history, forced, noise, cfg, stats
+    w.root_values = root_values
     w.heur = heur
     return w
 

@@ -40,6 +40,7 @@ LEAF_KILLER = 1e25  # the killer's bonus where the children are leaves: above th
 HISTORY_CAP = 1e14  # history scores are halved past this
 PICKS = 4  # moves chosen by selection before the rest is sorted
 LEAF_PICKS = 8  # moves chosen by selection where the children are leaves (the rest: generation order)
+ROOT_TIE = 1e-9  # the noise's weight in a seeded root's order: it orders moves of equal value
 
 
 # ---- scoring ------------------------------------------------------------------------------
@@ -132,17 +133,40 @@ def tt_store(w: NegamaxArrays, k: int, slot: int, ply: int, depth: int, best: fl
 # ---- move ordering -----------------------------------------------------------------------
 
 @njit()
-def root_noise_scores(w: NegamaxArrays, mv: I64Array, sc: F64Array, n: int) -> None:  # pragma: no cover - compiled
-    """Random tie-breaking: the move the driver names in C_ROOT_FIRST (this search's own
+def root_scores(w: NegamaxArrays, mv: I64Array, sc: F64Array, n: int) -> None:  # pragma: no cover - compiled
+    """A seeded root's order: the move the driver names in C_ROOT_FIRST (this search's own
     best move of the last finished iteration, or the move that failed an aspiration window
-    high), then a seeded random order. The root's TT move is not followed: one left by an
-    earlier search would make a reused engine replay the same game whatever its seed, and
-    one stored by a window that failed low is the move with the highest bound, which
-    depends on what the table held before (a reused engine then chose differently among
-    equal moves from a fresh one with the same seed)."""
+    high), then by value in the last iteration, then by the seed's noise (the first
+    iteration: by the noise alone). Which of equal moves is chosen does not depend on
+    this order but on :func:`root_precedes`; searching the likely best first makes the
+    others cheap to refute (depth-2 Pentago, 1,621 positions: 16% fewer nodes than the noise's order).
+
+    The root's TT move is not followed: one left by an earlier search would make a reused
+    engine replay the same game whatever its seed, and one stored by a window that failed
+    low is the move with the highest bound, which depends on what the table held before
+    (a reused engine then chose differently among equal moves from a fresh one with the
+    same seed)."""
     first = w.cfg[C_ROOT_FIRST]
     for i in range(n):
-        sc[i] = w.noise[mv[i]] + (TT_FIRST if mv[i] == first else 0.0)
+        a = mv[i]
+        sc[i] = w.root_values[a] + ROOT_TIE * w.noise[a] + (TT_FIRST if a == first else 0.0)
+
+
+@njit(inline="always")
+def root_precedes(w: NegamaxArrays, a: int, b: int) -> bool:  # pragma: no cover - compiled
+    """Whether root move ``a`` goes before ``b`` (the best so far; -1: none) in a seeded
+    search's tie-break order: C_ROOT_FIRST, then the seed's noise, highest first. Of the
+    moves of the best value the search chooses the first in this order, whatever order it
+    searches them in."""
+    if b < 0:
+        return False
+    first = w.cfg[C_ROOT_FIRST]
+    if a == first:
+        return True
+    if b == first:
+        return False
+    na, nb = w.noise[a], w.noise[b]
+    return na > nb or (na == nb and a < b)
 
 
 @njit(types.void(types.int64[::1], types.float64[::1], types.int64, types.int64), cache=True)

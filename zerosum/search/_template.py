@@ -32,7 +32,7 @@ from zerosum.search._flags import (
 )
 from zerosum.search._parts import (
     FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, history_update,
-    killer_update, mix_key, pick_next, pv_extend, reduction, root_noise_scores, terminal_value,
+    killer_update, mix_key, pick_next, pv_extend, reduction, root_precedes, root_scores, terminal_value,
     tt_probe, tt_store,
 )
 
@@ -93,7 +93,7 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
     searches and 10% from depth 5 (bench/vs_release.py --nodes-only); with quiescence on
     it cost Nine Men's Morris 8%, so it stays off there."""
     if ply == 0 and w.cfg[C_SEEDED]:
-        root_noise_scores(w, mv, sc, n)
+        root_scores(w, mv, sc, n)
         return True
     if not (flags & (F_TT_MOVE | F_HINT | F_KILLERS | F_HISTORY | F_EVAL_ORDER) or ply == 0):
         return False
@@ -253,6 +253,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     # the picks went by generation order (one of 28 equal Pentago moves took 143 of 300
     # seeds at depth 1), so the root sorts them all.
     partial = leaf and ply > 0
+    seeded_root = ply == 0 and w.cfg[C_SEEDED]
     n = staged = staged_moves(params, w, s, ply, hash_move, flags) if partial else 0
     rest, picks, i = True, 0, 0
     alpha0, best, best_move = alpha, -INF, -1
@@ -268,6 +269,10 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
         if i < picks:
             pick_next(mv, sc, i, n, partial)
         a = mv[i]
+        # A seeded root searches by value but chooses among equal moves by root_precedes:
+        # a move that goes before the best so far takes its place at an equal value, so
+        # its window starts just below alpha.
+        lo = np.nextafter(alpha, -INF) if seeded_root and root_precedes(w, a, best_move) else alpha
         apply(params, s, a, child)
         st = status(params, child)
         if st != ONGOING or leaf:  # a leaf, scored here rather than in a call of its own
@@ -282,27 +287,29 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             same = player(params, child) == me
             r = reduction(w, ply, depth, i, a, hash_move, flags)
             if i == 0 or not flags & (F_PVS | F_LMR):  # the first move: the full window
-                v = child_value(heur, params, w, ply, depth - 1, alpha, beta, same)
+                v = child_value(heur, params, w, ply, depth - 1, lo, beta, same)
             else:  # the others: a null window (at reduced depth for late moves), re-searched if need be
                 # No null window where the child's own moves are leaves: it cuts on the same
                 # leaf either way, and a full window spares the re-search when the move is
                 # better (Pentago at depth 2: 2,744 nodes a search instead of 3,136).
                 narrow = flags & F_PVS and (depth > 2 or flags & F_QUIESCE)
-                nb = np.nextafter(alpha, INF) if narrow else beta
+                nb = np.nextafter(lo, INF) if narrow else beta
                 if r > 0:
                     stats[REDUCED] += 1
-                    v = child_value(heur, params, w, ply, depth - 1 - r, alpha, nb, same)
-                    if v > alpha and not stats[ABORTED]:
+                    v = child_value(heur, params, w, ply, depth - 1 - r, lo, nb, same)
+                    if v > lo and not stats[ABORTED]:
                         stats[RESEARCHED] += 1
-                        v = child_value(heur, params, w, ply, depth - 1, alpha, nb, same)
+                        v = child_value(heur, params, w, ply, depth - 1, lo, nb, same)
                 else:
-                    v = child_value(heur, params, w, ply, depth - 1, alpha, nb, same)
-                if alpha < v < beta and nb < beta and not stats[ABORTED]:
+                    v = child_value(heur, params, w, ply, depth - 1, lo, nb, same)
+                if lo < v < beta and nb < beta and not stats[ABORTED]:
                     stats[RESEARCHED] += 1
-                    v = child_value(heur, params, w, ply, depth - 1, alpha, beta, same)
+                    v = child_value(heur, params, w, ply, depth - 1, lo, beta, same)
         if stats[ABORTED]:
             return 0.0
-        if v > best:
+        if seeded_root:
+            w.root_values[a] = v  # the next iteration's order
+        if v > best or (v == best and lo < v):  # (the second: an equal move that goes first)
             best, best_move = v, a
             pv_extend(pv, pvlen, ply, a)
             if v > alpha:

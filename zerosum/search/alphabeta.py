@@ -149,7 +149,7 @@ class AlphaBetaConfig:
 
 
 TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
-KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "cfg", "stats")  # the arrays that outlive one search
+KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "root_values", "cfg", "stats")  # the arrays that outlive one search
 _FREE: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # the arrays of searchers gone, by game shape and table size
 _MAX_FREE = 4
 
@@ -172,7 +172,8 @@ def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict[str, Any]]:
     return key, {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
                  "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64),
                  "history": np.zeros(game.num_actions, np.float64), "noise": np.zeros(game.num_actions, np.float64),
-                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64), "arrays": None, "plies": 0}
+                 "root_values": np.zeros(game.num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
+                 "stats": np.zeros(N_STATS, np.int64), "arrays": None, "plies": 0}
 
 
 def _give_back(key: tuple[int, ...], bundle: dict[str, Any]) -> None:
@@ -252,6 +253,7 @@ class AlphaBeta:
         else:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
             w.noise[:] = rng.random(g.num_actions)
+            w.root_values[:] = 0.0  # the first iteration's root order: the noise's (nothing of another search)
         w.cfg[C_FLAGS] = self.config.search_flags(g, depth, time, nodes)
         w.cfg[C_GEN], w.cfg[C_SEEDED] = self._generation, seed is not None
         w.cfg[C_QS_PLIES] = self.config.quiescence_plies
