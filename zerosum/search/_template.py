@@ -263,7 +263,11 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
             n = the_rest(params, w, s, ply, staged)
             if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
                 w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
-            ordered = score_moves(heur, params, w, s, mv, sc, n, ply, depth, hash_move, flags)
+            # A seeded root over leaves evaluates every move whatever the order, and its
+            # choice among equal ones is root_precedes': no ordering to do (it was a sixth
+            # of a depth-1 Pentago search).
+            ordered = not (seeded_root and leaf) and score_moves(heur, params, w, s, mv, sc, n, ply, depth,
+                                                                 hash_move, flags)
             picks = 0 if not ordered else (LEAF_PICKS if partial else PICKS + 1)  # the moves pick_next places
             continue
         if i < picks:
