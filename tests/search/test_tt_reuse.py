@@ -40,7 +40,7 @@ def test_clear_starts_an_epoch_without_zeroing():
     assert [w[0] for w in warm] == [e[0] for e in expected]
     assert sum(w[2] for w in warm) < sum(e[2] for e in expected)
     searcher.clear()
-    assert searcher._table["tt_key"].any()  # the memory is kept ...
+    assert searcher._table["tt"].any()  # the memory is kept ...
     assert _run(searcher, positions) == expected  # ... and ignored
 
 

@@ -2,7 +2,7 @@
 
 A record is a numba structref: a reference to a struct of arrays, passed to compiled code
 as one argument (by reference, like a pointer) and read there by field name
-(``w.tt_key[slot]``). The Python drivers build a record once per searcher from numpy
+(``w.tt[slot, TT_KEY]``). The Python drivers build a record once per searcher from numpy
 arrays they keep: the record and the driver share the arrays' memory, so the driver sets
 the configuration and reads the statistics through its own numpy arrays. (A named tuple
 of arrays would do the same, but numba counts a reference on each of its arrays whenever
@@ -25,7 +25,7 @@ from numba import njit, types
 from numba.experimental import structref
 
 from zerosum.games.kit.kernels import HEURISTIC, F64Array, I64Array
-from zerosum.search._flags import N_CFG, N_STATS
+from zerosum.search._flags import N_CFG, N_STATS, TT_COLUMNS
 
 I1, I2 = types.int64[::1], types.int64[:, ::1]
 D1, D2 = types.float64[::1], types.float64[:, ::1]
@@ -48,10 +48,8 @@ NEGAMAX_FIELDS = (
     ("scores", D2),   # their ordering scores
     ("pv", I2),       # triangular principal-variation table
     ("pvlen", I1),    # its lengths per ply
-    ("tt_key", I1),   # transposition table: mixed key (0: empty) ...
-    ("tt_val", D1),   # ... value (wins re-based to the node) ...
-    ("tt_move", I1),  # ... best move ...
-    ("tt_meta", I1),  # ... depth | bound << 8 | generation << 16
+    ("tt", I2),       # transposition table, an entry a row of 32 bytes (one cache line to read) ...
+    ("tt_values", D2),  # ... the same memory as float64: [slot, TT_VALUE] (columns: zerosum.search._flags)
     ("killers", I2),  # two killer moves per ply
     ("history", D1),  # history score per action
     ("forced", I2),   # the forcing moves at each ply (late-move reductions spare them), count last
@@ -97,6 +95,12 @@ class _Record(structref.StructRefProxy):
         return record
 
 
+def tt_arrays(n: int) -> dict[str, np.ndarray]:
+    """A transposition table of ``n`` entries: its rows and their float64 view (one memory)."""
+    tt = np.zeros((n, TT_COLUMNS), np.int64)
+    return {"tt": tt, "tt_values": tt.view(np.float64)}
+
+
 class NegamaxArrays(_Record):
     """The arrays of one alpha-beta or minimax searcher (fields: :data:`NEGAMAX_FIELDS`)."""
 
@@ -106,10 +110,8 @@ class NegamaxArrays(_Record):
     scores: F64Array
     pv: I64Array
     pvlen: I64Array
-    tt_key: I64Array
-    tt_val: F64Array
-    tt_move: I64Array
-    tt_meta: I64Array
+    tt: I64Array
+    tt_values: F64Array
     killers: I64Array
     history: F64Array
     forced: I64Array
@@ -141,8 +143,7 @@ class NegamaxArrays(_Record):
             "scores": np.zeros((d, max_moves), np.float64), "pv": np.zeros((d, d), np.int64),
             "pvlen": np.zeros(d, np.int64), "killers": np.full((d, 2), -1, np.int64),
             "forced": np.zeros((d, max_moves + 1), np.int64),
-            "tt_key": np.zeros(1, np.int64), "tt_val": np.zeros(1, np.float64), "tt_move": np.zeros(1, np.int64),
-            "tt_meta": np.zeros(1, np.int64), "history": np.zeros(num_actions, np.float64),
+            **tt_arrays(1), "history": np.zeros(num_actions, np.float64),
             "noise": np.zeros(num_actions, np.float64), "root_values": np.zeros(num_actions, np.float64),
             "cfg": np.zeros(N_CFG, np.int64),
             "stats": np.zeros(N_STATS, np.int64), "heur": heur}
@@ -179,12 +180,12 @@ structref.define_boxing(TreeArraysType, TreeArrays)  # type: ignore[no-untyped-c
 
 @njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
 def _new_negamax_arrays(stack: I64Array, moves: I64Array, scores: F64Array, pv: I64Array,  # pragma: no cover
-                        pvlen: I64Array, tt_key: I64Array, tt_val: F64Array, tt_move: I64Array, tt_meta: I64Array,
+                        pvlen: I64Array, tt: I64Array, tt_values: F64Array,
                         killers: I64Array, history: F64Array, forced: I64Array, noise: F64Array,
                         root_values: F64Array, cfg: I64Array, stats: I64Array, heur: Any) -> NegamaxArrays:
     w: NegamaxArrays = structref.new(NEGAMAX_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
     w.stack, w.moves, w.scores, w.pv, w.pvlen = stack, moves, scores, pv, pvlen
-    w.tt_key, w.tt_val, w.tt_move, w.tt_meta = tt_key, tt_val, tt_move, tt_meta
+    w.tt, w.tt_values = tt, tt_values
     w.killers, w.history, w.forced, w.noise, w.cfg, w.stats = killers, history, forced, noise, cfg, stats
     w.root_values = root_values
     w.heur = heur

@@ -29,6 +29,10 @@ NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED, QNODES, REDUCED, RESEARCHED = 0, 
 N_STATS = 9
 # TT bounds
 EXACT, LOWER, UPPER = 0, 1, 2
+# TT columns (a row an entry): the mixed key (0: empty), the best move, depth | bound << 8 |
+# generation << 16, and (read through the float64 view) the value, wins re-based to the node
+TT_KEY, TT_MOVE, TT_META, TT_VALUE = 0, 1, 2, 3
+TT_COLUMNS = 4
 
 # ---- MCTS ----
 # integer cfg slots (icfg): simulations to run, rollout policy, rollout depth, seed

@@ -31,7 +31,8 @@ from numba import njit, types
 from zerosum.games.kit.kernels import P0_WINS, P1_WINS, F64Array, I64Array, contains
 from zerosum.search._arrays import NegamaxArrays, TreeArrays
 from zerosum.search._flags import (
-    C_EPOCH, C_GEN, C_ROOT_FIRST, EXACT, F_LMR, HITS, LMR_DEPTH, LMR_MOVES, LOWER, MC_C_UCT, PROBES, UPPER,
+    C_EPOCH, C_GEN, C_ROOT_FIRST, EXACT, F_LMR, HITS, LMR_DEPTH, LMR_MOVES, LOWER, MC_C_UCT, PROBES, TT_KEY, TT_META,
+    TT_MOVE, TT_VALUE, UPPER,
 )
 from zerosum.search.result import WIN, WIN_BOUND
 
@@ -102,32 +103,34 @@ def tt_probe(w: NegamaxArrays, k: int, slot: int, ply: int, depth: int, alpha: f
              beta: float) -> tuple[bool, float, int]:
     """(cut, value, hash move): ``cut`` when the stored entry settles this node at ``value``."""
     w.stats[PROBES] += 1
-    meta = w.tt_meta[slot]
-    if w.tt_key[slot] != k or (meta >> 16) < w.cfg[C_EPOCH]:  # an entry from before the epoch: cleared
+    tt = w.tt
+    meta = tt[slot, TT_META]
+    if tt[slot, TT_KEY] != k or (meta >> 16) < w.cfg[C_EPOCH]:  # an entry from before the epoch: cleared
         return False, 0.0, -1
     w.stats[HITS] += 1
     stored, bound = meta & 0xFF, (meta >> 8) & 0xFF
-    v = _from_tt(w.tt_val[slot], ply)
+    v = _from_tt(w.tt_values[slot, TT_VALUE], ply)
     # Depth-exact reuse keeps every value equal to minimax's at the same depth; a proven
     # exact result within reach of this depth is what this search would find.
     usable = stored == depth or (bound == EXACT and stored > depth and abs(v) >= WIN_BOUND
                                  and WIN - abs(v) - ply <= depth)
     cut = ply > 0 and usable and (bound == EXACT or (bound == LOWER and v >= beta)
                                   or (bound == UPPER and v <= alpha))
-    return cut, v, w.tt_move[slot]
+    return cut, v, tt[slot, TT_MOVE]
 
 
 @njit(inline="always")
 def tt_store(w: NegamaxArrays, k: int, slot: int, ply: int, depth: int, best: float,  # pragma: no cover - compiled
              best_move: int, alpha0: float, beta: float) -> None:
     """Keep the result unless the slot holds a deeper entry of another position from this search."""
-    meta, gen = w.tt_meta[slot], w.cfg[C_GEN]
-    if w.tt_key[slot] == 0 or (meta >> 16) != gen or depth >= (meta & 0xFF) or w.tt_key[slot] == k:
+    tt = w.tt
+    meta, gen, held = tt[slot, TT_META], w.cfg[C_GEN], tt[slot, TT_KEY]
+    if held == 0 or (meta >> 16) != gen or depth >= (meta & 0xFF) or held == k:
         bound = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-        w.tt_key[slot] = k
-        w.tt_val[slot] = _to_tt(best, ply)
-        w.tt_move[slot] = best_move
-        w.tt_meta[slot] = depth | (bound << 8) | (gen << 16)
+        tt[slot, TT_KEY] = k
+        w.tt_values[slot, TT_VALUE] = _to_tt(best, ply)
+        tt[slot, TT_MOVE] = best_move
+        tt[slot, TT_META] = depth | (bound << 8) | (gen << 16)
 
 
 # ---- move ordering -----------------------------------------------------------------------

@@ -242,7 +242,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     k, slot, hash_move = 0, 0, -1
     if flags & F_TT:
         k = mix_key(key(params, s))
-        slot = k & (w.tt_key.shape[0] - 1)
+        slot = k & (w.tt.shape[0] - 1)
         cut, v, hash_move = tt_probe(w, k, slot, ply, depth, alpha, beta)
         if cut:
             return v

@@ -48,7 +48,7 @@ import numpy as np
 from zerosum.games.kit import Game, GameOverError, State, ZerosumError
 from zerosum.games.kit.hot import entry_point
 from zerosum.search import compiled
-from zerosum.search._arrays import NegamaxArrays
+from zerosum.search._arrays import NegamaxArrays, tt_arrays
 from zerosum.search._flags import (
     ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_ROOT_FIRST, C_SEEDED, CUTOFFS,
     F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
@@ -148,7 +148,7 @@ class AlphaBetaConfig:
         return self.flags | (F_LMR if lmr else 0) | (F_QUIESCE if qs else 0)
 
 
-TT_FIELDS = ("tt_key", "tt_val", "tt_move", "tt_meta")
+TT_FIELDS = ("tt", "tt_values")
 KEPT_FIELDS = (*TT_FIELDS, "history", "noise", "root_values", "cfg", "stats")  # the arrays that outlive one search
 _FREE: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # the arrays of searchers gone, by game shape and table size
 _MAX_FREE = 4
@@ -169,8 +169,7 @@ def _take_arrays(game: Game, n: int) -> tuple[tuple[int, ...], dict[str, Any]]:
         bundle = free.pop()
         bundle["history"][:] = 0
         return key, bundle
-    return key, {"tt_key": np.zeros(n, np.int64), "tt_val": np.zeros(n, np.float64), "tt_move": np.zeros(n, np.int64),
-                 "tt_meta": np.zeros(n, np.int64), "gen": np.zeros(1, np.int64),
+    return key, {**tt_arrays(n), "gen": np.zeros(1, np.int64),
                  "history": np.zeros(game.num_actions, np.float64), "noise": np.zeros(game.num_actions, np.float64),
                  "root_values": np.zeros(game.num_actions, np.float64), "cfg": np.zeros(N_CFG, np.int64),
                  "stats": np.zeros(N_STATS, np.int64), "arrays": None, "plies": 0}
