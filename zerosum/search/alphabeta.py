@@ -246,13 +246,13 @@ class AlphaBeta:
         w = self._buffers(max_depth)
         self._generation += 1  # stored in 47 bits of each entry: never wraps
         self._table["gen"][0] = self._generation
-        w.killers[:] = -1
+        w.killers.fill(-1)
         if seed is None:
-            w.noise[:] = 0.0
+            w.noise.fill(0.0)
         else:
             rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-            w.noise[:] = rng.random(g.num_actions)
-            w.root_values[:] = 0.0  # the first iteration's root order: the noise's (nothing of another search)
+            rng.random(out=w.noise)  # the same draws as rng.random(num_actions), into place
+            w.root_values.fill(0.0)  # the first iteration's root order: the noise's (nothing of another search)
         w.cfg[C_FLAGS] = self.config.search_flags(g, depth, time, nodes)
         w.cfg[C_GEN], w.cfg[C_SEEDED] = self._generation, seed is not None
         w.cfg[C_QS_PLIES] = self.config.quiescence_plies
@@ -261,7 +261,7 @@ class AlphaBeta:
         w.stack[0] = state
         return self._deepen(w, max_depth, NO_LIMIT if nodes is None else int(nodes), time)
 
-    def _iteration(self, w: NegamaxArrays, depth: int, best: SearchResult | None,
+    def _iteration(self, w: NegamaxArrays, depth: int, best: tuple[float, int] | None,
                    iterations: list[SearchStats]) -> float:
         """One iteration to ``depth``: in an aspiration window around the last value when
         there is one (widened on the side that fails, then opened), else the full window.
@@ -272,10 +272,11 @@ class AlphaBeta:
         so a reused engine chooses as a fresh one."""
         run = self._negamax
         follow = self.config.tt
-        w.cfg[C_ROOT_FIRST] = best.action if best is not None and follow else -1
-        if not (self.config.aspiration and depth >= ASPIRATION_DEPTH and best is not None and not best.is_proven):
+        w.cfg[C_ROOT_FIRST] = best[1] if best is not None and follow else -1
+        if not (self.config.aspiration and depth >= ASPIRATION_DEPTH and best is not None
+                and abs(best[0]) < WIN_BOUND):
             return float(run(self.game.params, w, depth, -INF, INF))
-        last = best.value
+        last = best[0]
         width = max(ASPIRATION_WIDTH, abs(last - iterations[-2].value) if len(iterations) > 1 else 0.0)
         lo, hi = last - width, last + width
         for _ in range(ASPIRATION_TRIES):
@@ -295,9 +296,11 @@ class AlphaBeta:
         """Iterative deepening (or one iteration at ``max_depth``) within the budgets."""
         start = _time.perf_counter()
         deadline = start + time if time is not None else None
-        best: SearchResult | None = None
+        best: tuple[float, int] | None = None  # the last finished iteration's value and move
+        pv: tuple[int, ...] = ()
         iterations: list[SearchStats] = []
         spent = 0
+        stats = w.stats
         totals = np.zeros(N_STATS, np.int64)
         for d in range(1 if self.config.iterative else max_depth, max_depth + 1):
             limit = node_budget - spent
@@ -308,25 +311,25 @@ class AlphaBeta:
                 limit = NO_LIMIT  # the first iteration always finishes: a move is always available
             elif limit <= 0:
                 break
-            w.stats[:] = 0
+            stats.fill(0)
             w.cfg[C_NODE_LIMIT] = limit
             t0 = _time.perf_counter()
             value = self._iteration(w, d, best, iterations)
             elapsed = _time.perf_counter() - t0
-            spent += int(w.stats[NODES])
-            totals += w.stats
-            if w.stats[ABORTED]:
+            totals += stats
+            spent = int(totals[NODES])
+            if stats[ABORTED]:
                 break
-            iterations.append(_stats(w.stats, d, elapsed, value))
+            iterations.append(_stats(stats, d, elapsed, value))
             pv = tuple(w.pv[0, : w.pvlen[0]].tolist())
-            best = SearchResult(value=float(value), action=pv[0], pv=pv, stats=iterations[-1])
+            best = (value, pv[0])
             if abs(value) >= WIN_BOUND:
                 break  # a proven result does not change with depth
             if deadline is not None and _time.perf_counter() >= deadline:
                 break
         assert best is not None
-        return SearchResult(value=best.value, action=best.action, pv=best.pv, iterations=tuple(iterations),
-                            stats=_stats(totals, iterations[-1].depth, _time.perf_counter() - start, best.value),
+        return SearchResult(value=best[0], action=best[1], pv=pv, iterations=tuple(iterations),
+                            stats=_stats(totals, iterations[-1].depth, _time.perf_counter() - start, best[0]),
                             algorithm="alphabeta")
 
 
