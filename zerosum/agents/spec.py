@@ -15,6 +15,7 @@ words and paths (``lines``, ``runs/ttt/model.zip``), a nested spec
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable
@@ -63,11 +64,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``name(key=value, ...)`` into the name and its options (values as in :mod:`zerosum.values`)."""
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string such as 'alphabeta(depth=3)'; got {spec!r}")
+    name, options = _parse_spec(spec)
+    return name, dict(options)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_spec(spec: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """parse_spec's work, kept per spec: a training env with a fresh opponent per episode
+    builds the same spec thousands of times (values are immutable: numbers, strings, tuples)."""
     m = _SPEC.match(spec)
     if not m:
         raise AgentSpecError(f"malformed agent spec {spec!r}: write name or name(key=value, ...)")
     try:
-        return m.group(1), parse_options(m.group(2) or "")
+        return m.group(1), tuple(parse_options(m.group(2) or "").items())
     except ValueSyntaxError as exc:
         raise AgentSpecError(f"malformed agent spec {spec!r}: {exc}") from None
 
