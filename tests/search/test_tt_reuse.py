@@ -56,3 +56,19 @@ def test_a_reused_record_grows_for_a_searcher_that_follows_more_quiescence_plies
     assert second._table is table
     second.search(morris.initial_state(), 3)
     assert second.arrays is not None and second.arrays.stack.shape[0] >= 3 + 32 + 1  # a row per ply from the root
+
+
+def test_a_shallow_search_uses_the_first_entries_of_its_table():
+    # To a depth alone a search uses 4 * max_moves ** (depth - 1) entries (a power of two, at
+    # least 1,024): a depth-2 Pentago search stays in 2,048 of the 262,144 entries (cache),
+    # one under a time or node budget or deep enough uses them all.
+    ab_module._FREE.clear()
+    searcher = AlphaBeta(PENTAGO)
+    s = random_positions(PENTAGO, 1, seed=2, min_plies=4, max_plies=4)[0]
+    r = searcher.search(s, 2, seed=1)
+    used = np.flatnonzero(searcher._table["tt"][:, 0])
+    assert r.stats.tt_probes > 200 and 0 < used.max() < 2048
+    assert AlphaBeta(PENTAGO).search(s, 2, seed=1, time=5.0).value == r.value  # whole table: same value
+    ttt = make_game("tictactoe")
+    assert searcher._tt_slots(None) == searcher._tt_slots(3) == 1 << 18
+    assert AlphaBeta(ttt)._tt_slots(1) == 1 << 10 and AlphaBeta(ttt)._tt_slots(9) == 1 << 18

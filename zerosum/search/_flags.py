@@ -20,9 +20,10 @@ LMR_DEPTH, LMR_MOVES = 3, 4  # late-move reductions: at nodes this deep, after t
 # cfg slots: flags, history increment (0: 2^depth, 1: depth^2), node budget, TT generation, seeded root,
 # quiescence plies (how far past the horizon forcing moves are followed), the TT epoch (entries
 # stored before generation C_EPOCH are another searcher's, or cleared: never read), and the move a
-# seeded root tries first (-1: none; the driver sets it from this search's own results)
-C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_QS_PLIES, C_EPOCH, C_ROOT_FIRST = 0, 1, 2, 3, 4, 5, 6, 7
-N_CFG = 8
+# seeded root tries first (-1: none; the driver sets it from this search's own results), and the
+# table entries this search uses (a power of two: the first ones; a shallow search fits in cache)
+C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_QS_PLIES, C_EPOCH, C_ROOT_FIRST, C_TT_SLOTS = range(9)
+N_CFG = 9
 # stats slots (minimax counts NODES and LEAVES only): ... quiescence nodes (counted in NODES too),
 # reduced searches, re-searches (PVS fail-high or a reduced move that beat alpha)
 NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED, QNODES, REDUCED, RESEARCHED = 0, 1, 2, 3, 4, 5, 6, 7, 8

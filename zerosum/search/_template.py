@@ -26,9 +26,9 @@ from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line s
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Params, State, contains
 from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays
 from zerosum.search._flags import (
-    ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, CUTOFFS, EVAL_ORDER_DEPTH, F_EVAL_ORDER,
-    F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES, NODES, QNODES,
-    REDUCED, RESEARCHED,
+    ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, C_TT_SLOTS, CUTOFFS, EVAL_ORDER_DEPTH,
+    F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES,
+    NODES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search._parts import (
     FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, history_update,
@@ -242,7 +242,7 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     k, slot, hash_move = 0, 0, -1
     if flags & F_TT:
         k = mix_key(key(params, s))
-        slot = k & (w.tt.shape[0] - 1)
+        slot = k & (w.cfg[C_TT_SLOTS] - 1)
         cut, v, hash_move = tt_probe(w, k, slot, ply, depth, alpha, beta)
         if cut:
             return v
