@@ -268,16 +268,22 @@ def case_opponent_cost(args: argparse.Namespace) -> None:
         reused["fresh_overhead"] = None
     pentago_fresh = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "ours"]
     release = [r for r in rows if r["game"] == "pentago" and r["fresh"] and r["version"] == "0.1.0"]
-    ours = max(r["cpu_steps_per_s"] for r in pentago_fresh)
+    ours = _median([r["cpu_steps_per_s"] for r in pentago_fresh])
+    peer = _median([r["cpu_steps_per_s"] for r in release]) if release else None
     emit("training_opponent_cost", rows, ["version", "game", "opponent", "fresh", "steps", "episodes", "steps_per_s",
                                           "cpu_steps_per_s", "fresh_overhead", "search_ms_per_step",
                                           "compiled_ms_per_step", "other_ms_per_step"],
-         {"headline": [headline("Pentago SingleAgentEnv steps/s (CPU) vs fresh alphabeta(depth=2), 0.1.0 in the "
-                                "same run as peer (1,421 wall on the issue's day)", ours,
-                                release[0]["cpu_steps_per_s"] if release else None, ">= 3,000"),
+         {"headline": [headline("Pentago SingleAgentEnv steps/s (CPU; median of the runs) vs fresh alphabeta(depth=2), "
+                                "0.1.0 in the same run as peer (1,421 wall on the issue's day: the target's ratio "
+                                "is 3,000 / 1,421 = 2.11)", ours, peer, ">= 3,000 (ratio >= 2.11)"),
                        headline("fresh opponent overhead over a reused one (Pentago, CPU time; median of the runs)",
-                                sorted(r["fresh_overhead"] for r in pentago_fresh)[len(pentago_fresh) // 2], None,
+                                _median([r["fresh_overhead"] for r in pentago_fresh]), None,
                                 "<= 10%", lower_is_better=True)]})
+
+
+def _median(xs: list[float]) -> float:
+    """The middle value (the upper of the two middle ones for an even count, as before)."""
+    return sorted(xs)[len(xs) // 2]
 
 
 def case_opponent_search(args: argparse.Namespace) -> None:
