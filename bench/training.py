@@ -181,48 +181,77 @@ def case_ablation(args: argparse.Namespace) -> None:
          {"variants": {v: table[v] for v in variants}})
 
 
-def _stepping(game: str, spec: str, fresh: bool, steps: int) -> dict[str, Any]:
-    """A learner stepping random legal moves through SingleAgentEnv: steps/s by wall and CPU
-    time, and the opponent's search time per step (the whole ``search()`` call, and within it
-    the compiled iterations: what bounds the rate when the Python around it costs nothing)."""
-    from zerosum.training.single_agent import SingleAgentEnv
+class _Walker:
+    """A learner stepping random legal moves through SingleAgentEnv, timed block by block:
+    steps/s by wall and CPU time, and the opponent's search time per step (the whole
+    ``search()`` call, and within it the compiled iterations: what bounds the rate when the
+    Python around it costs nothing)."""
 
-    env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    spent = {"search": 0.0, "iterations": 0.0, "searches": 0}
-    seen: list[Any] = [None]
+    def __init__(self, game: str, spec: str, fresh: bool) -> None:
+        from zerosum.training.single_agent import SingleAgentEnv
 
-    def account() -> None:  # the opponent replies at most once per learner move in these games
-        result = getattr(env.opponent, "last_stats", None)
-        if result is not None and result is not seen[0]:
-            seen[0] = result
-            spent["search"] += result.stats.time
-            spent["iterations"] += sum(it.time for it in getattr(result, "iterations", ())) or result.stats.time
-            spent["searches"] += 1
+        self.game, self.spec, self.fresh = game, spec, fresh
+        self.env = SingleAgentEnv(game, spec, fresh_opponents=fresh)
+        self.env.reset(seed=0)
+        self.rng = np.random.default_rng(0)
+        self.seen: Any = None
+        self.clear()
 
-    def walk(n: int) -> int:  # the learner's pick: rng.choice would cost it 17 us a step, this 4
-        episodes = 0
-        for _ in range(n):
+    def clear(self) -> None:
+        self.search = self.iterations = self.cpu = self.wall = 0.0
+        self.steps = self.episodes = 0
+
+    def _account(self) -> None:  # the opponent replies at most once per learner move in these games
+        result = getattr(self.env.opponent, "last_stats", None)
+        if result is not None and result is not self.seen:
+            self.seen = result
+            self.search += result.stats.time
+            self.iterations += sum(it.time for it in getattr(result, "iterations", ())) or result.stats.time
+
+    def walk(self, n: int) -> None:
+        env, rng = self.env, self.rng
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(n):  # the learner's pick: rng.choice would cost it 17 us a step, this 4
             legal = np.flatnonzero(env.action_masks())
             _, _, done, _, _ = env.step(int(legal[rng.integers(len(legal))]))
-            account()
+            self._account()
             if done:
                 env.reset()
-                account()
-                episodes += 1
-        return episodes
+                self._account()
+                self.episodes += 1
+        self.wall += time.perf_counter() - t0
+        self.cpu += time.process_time() - cpu0
+        self.steps += n
 
-    walk(200)  # compiled code loaded, tables warm
-    spent.update(search=0.0, iterations=0.0, searches=0)
-    cpu0, t0 = time.process_time(), time.perf_counter()
-    episodes = walk(steps)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-    return {"game": game, "opponent": spec, "fresh": fresh, "steps": steps, "episodes": episodes,
-            "steps_per_s": round(steps / wall), "cpu_steps_per_s": round(steps / cpu),
-            "search_ms_per_step": round(1e3 * spent["search"] / steps, 3),
-            "compiled_ms_per_step": round(1e3 * spent["iterations"] / steps, 3),
-            "other_ms_per_step": round(1e3 * (wall - spent["search"]) / steps, 3)}
+    def row(self) -> dict[str, Any]:
+        steps = self.steps
+        return {"game": self.game, "opponent": self.spec, "fresh": self.fresh, "steps": steps,
+                "episodes": self.episodes, "steps_per_s": round(steps / self.wall),
+                "cpu_steps_per_s": round(steps / self.cpu),
+                "search_ms_per_step": round(1e3 * self.search / steps, 3),
+                "compiled_ms_per_step": round(1e3 * self.iterations / steps, 3),
+                "other_ms_per_step": round(1e3 * (self.wall - self.search) / steps, 3)}
+
+
+STEP_BLOCK = 100
+"""Steps a walker takes before the other takes its turn: this machine's speed drifts by 15-30%
+over tens of seconds, so a fresh and a reused opponent timed one after the other disagreed by
+-11% to +33% with the same node counts; interleaved, each sees the same drift."""
+
+
+def _stepping_pair(game: str, spec: str, steps: int) -> list[dict[str, Any]]:
+    """A fresh and a reused opponent, ``steps`` learner steps each, in alternating blocks."""
+    walkers = [_Walker(game, spec, True), _Walker(game, spec, False)]
+    for w in walkers:
+        w.walk(200)  # compiled code loaded, tables warm
+        w.clear()
+    done = 0
+    while done < steps:
+        n = min(STEP_BLOCK, steps - done)
+        for w in walkers:
+            w.walk(n)
+        done += n
+    return [w.row() for w in walkers]
 
 
 def _release_stepping(steps: int, build_dir: str | None) -> list[dict[str, Any]]:
@@ -250,7 +279,7 @@ def case_stepping_json(args: argparse.Namespace) -> None:
     """The rows of opponent_cost for this process's zerosum, as one JSON line (for another build)."""
     import json
 
-    rows = [_stepping(game, spec, fresh, args.steps) for game, spec in COST_CASES for fresh in (True, False)]
+    rows = [r for game, spec in COST_CASES for r in _stepping_pair(game, spec, args.steps)]
     print(json.dumps(rows))
 
 
@@ -258,11 +287,10 @@ def case_opponent_cost(args: argparse.Namespace) -> None:
     rows = []
     for game, spec in COST_CASES:
         for _ in range(args.repeat):
-            pair = [_stepping(game, spec, fresh, args.steps) for fresh in (True, False)]
-            rows += [{"version": "ours", **r} for r in pair]
+            rows += [{"version": "ours", **r} for r in _stepping_pair(game, spec, args.steps)]
     if not args.no_release:
         rows += _release_stepping(args.steps, args.build_dir)
-    for fresh, reused in zip(rows[::2], rows[1::2]):  # each fresh run against the reused run measured right after it
+    for fresh, reused in zip(rows[::2], rows[1::2]):  # each fresh run against the reused run interleaved with it
         assert fresh["fresh"] and not reused["fresh"] and fresh["game"] == reused["game"]
         fresh["fresh_overhead"] = round(reused["cpu_steps_per_s"] / fresh["cpu_steps_per_s"] - 1, 3)
         reused["fresh_overhead"] = None
