@@ -50,8 +50,8 @@ from zerosum.games.kit.hot import entry_point
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays, tt_arrays
 from zerosum.search._flags import (
-    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, CUTOFFS,
-    F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
+    ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS,
+    CUTOFFS, F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
     LMR_DEPTH, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
@@ -274,7 +274,7 @@ class AlphaBeta:
         size = int(self._table["tt"].shape[0])
         if depth is None:
             return size
-        need = 4 * self.game.max_moves ** (depth - 1)
+        need: int = 4 * int(self.game.max_moves) ** (int(depth) - 1)
         return min(size, max(MIN_TT_SLOTS, 1 << (need - 1).bit_length()))
 
     def _iteration(self, w: NegamaxArrays, depth: int, best: tuple[float, int] | None,
