@@ -78,14 +78,15 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
                 sc: F64Array, n: int, ply: int, depth: int, hash_move: int, flags: int) -> bool:
     """Ordering scores for the ``n`` moves at ``ply``; False when they keep generation order.
 
-    The seeded root takes its noise; elsewhere the game's hint (or, at nodes with
-    EVAL_ORDER_DEPTH plies or more left, each child's heuristic value), the TT move, the
-    killers and the history add up, each if its flag is on. Where the children's values
-    order the moves, the TT move does not go first below the root: it is the best move of
-    a search one ply shallower, and following it there cost 1.8x the nodes to depth 5 on
-    Pentago's bench positions and 1.1x on Nine Men's Morris's (bench/vs_release.py
-    --nodes-only). At the root it does: the previous iteration's best move is tried first,
-    so that an equal one found later does not replace it.
+    The seeded root takes root_scores (the last iteration's values, then the noise);
+    elsewhere the game's hint (or, at nodes with EVAL_ORDER_DEPTH plies or more left, each
+    child's heuristic value), the TT move, the killers and the history add up, each if its
+    flag is on. Where the children's values order the moves, the TT move does not go
+    first below the root: it is the best move of a search one ply shallower, and following
+    it there cost 1.8x the nodes to depth 5 on Pentago's bench positions and 1.1x on Nine
+    Men's Morris's (bench/vs_release.py --nodes-only). At an unseeded root it does: the
+    previous iteration's best move is tried first, so that an equal one found later does
+    not replace it (a seeded root decides that by root_precedes).
 
     Where the children are leaves (no quiescence), the killers go before the hint: a move
     that refuted a sibling is the likeliest to refute this node too, and there a try costs
@@ -249,9 +250,8 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
     mv, sc, child, pv = w.moves[ply], w.scores[ply], w.stack[ply + 1], w.pv
     leaf = depth == 1 and not flags & F_QUIESCE
     # Where the children are leaves, the moves past the first LEAF_PICKS keep generation
-    # order; not at the root, whose order is the seeded tie-break: there equal moves past
-    # the picks went by generation order (one of 28 equal Pentago moves took 143 of 300
-    # seeds at depth 1), so the root sorts them all.
+    # order; not at an unseeded root, whose order chooses among equal moves (the first
+    # wins), so it sorts them all. A seeded root over leaves is not ordered (below).
     partial = leaf and ply > 0
     seeded_root = ply == 0 and w.cfg[C_SEEDED]
     n = staged = staged_moves(params, w, s, ply, hash_move, flags) if partial else 0
