@@ -14,13 +14,14 @@ ROOT = Path(__file__).resolve().parents[1] / "zerosum"
 ALLOWED = {
     "games": set(),
     "search": {"games"},
-    "agents": {"games", "search", "values"},
+    "agents": {"games", "search", "values", "_lazybase"},
     "envs": {"games"},
     "evaluation": {"games", "search", "agents", "values"},
-    "training": {"games", "envs", "agents", "evaluation", "values"},
+    "training": {"games", "envs", "agents", "evaluation", "values", "_lazybase"},
     "testing": {"games", "search", "envs"},
     "cli": {"games", "search", "agents", "evaluation", "training", "values"},
     "values": {"games"},
+    "_lazybase": set(),
 }
 """Subpackage (or top-level module) -> the zerosum subpackages it may import."""
 FOREIGN_TO_GAMES = ("gymnasium", "pettingzoo", "stable_baselines3", "sb3_contrib", "torch", "ray")

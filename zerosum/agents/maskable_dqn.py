@@ -9,19 +9,29 @@ extra plumbing is needed:
   only (at a terminal observation every action is masked and ``1 - done`` zeroes it);
 * epsilon-greedy exploration draws uniformly among the legal actions.
 
-Imported only when training or loading a ``maskable_dqn`` checkpoint (it needs torch and
-stable-baselines3); :data:`zerosum.agents.checkpoints.ALGORITHMS` names it.
+Used when training or loading a ``maskable_dqn`` checkpoint (it needs torch and stable-baselines3,
+the ``train`` extra, imported when a class here is first used, not when this module is);
+:data:`zerosum.agents.checkpoints.ALGORITHMS` names it.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import torch as th
 from gymnasium import spaces
-from stable_baselines3 import DQN
-from stable_baselines3.dqn.policies import DQNPolicy, MultiInputPolicy, QNetwork
+
+from zerosum._lazybase import lazy_base
+
+if TYPE_CHECKING:
+    import torch as th
+    from stable_baselines3 import DQN
+    from stable_baselines3.dqn.policies import DQNPolicy, MultiInputPolicy, QNetwork
+else:
+    DQN = lazy_base("stable_baselines3", "DQN")
+    DQNPolicy = lazy_base("stable_baselines3.dqn.policies", "DQNPolicy")
+    MultiInputPolicy = lazy_base("stable_baselines3.dqn.policies", "MultiInputPolicy")
+    QNetwork = lazy_base("stable_baselines3.dqn.policies", "QNetwork")
 
 ILLEGAL = -1e8
 
@@ -34,6 +44,8 @@ class MaskedQNetwork(QNetwork):
     """A Q-network whose illegal actions (read from the observation) score ILLEGAL."""
 
     def forward(self, obs: Any) -> th.Tensor:
+        import torch as th
+
         q = super().forward(obs)
         mask = _mask_of(obs, q.shape[-1]) > 0.5
         return th.where(mask, q, th.full_like(q, ILLEGAL))

@@ -1,6 +1,7 @@
 """SB3 callbacks: periodic evaluation (CSV + SB3 logger), self-play snapshots, training outcomes.
 
-Imported only by :mod:`zerosum.training.train` (it needs stable-baselines3).
+Used by :mod:`zerosum.training.train`. The callbacks subclass stable-baselines3's ``BaseCallback``,
+imported when the first callback is made (the ``train`` extra), not when this module is.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ import csv
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from stable_baselines3.common.callbacks import BaseCallback
+
+from zerosum._lazybase import lazy_base
 
 from zerosum.agents import make_agent
 from zerosum.agents.checkpoints import save_checkpoint
@@ -22,7 +24,13 @@ from zerosum.evaluation.evaluate import EvaluationReport, evaluate
 from zerosum.games.kit import Game
 from zerosum.training.opponents import Curriculum, OpponentSource, SelfPlayPool
 
-EVERY_LINE = "every line"  # the opponent of exhaustive evaluation rows
+if TYPE_CHECKING:
+    from stable_baselines3.common.callbacks import BaseCallback
+else:
+    BaseCallback = lazy_base("stable_baselines3.common.callbacks", "BaseCallback")
+
+EVERY_LINE = "every line"
+"""The opponent of exhaustive evaluation rows."""
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "openings", "seat", "games", "wins", "draws", "losses", "score"]
 
 
@@ -65,7 +73,8 @@ class EvalCallback(BaseCallback):
                  exploiter: Any = None) -> None:
         super().__init__(verbose)
         self.exhaustive = bool(exhaustive)
-        self.exploiter = exploiter  # an ExploiterAgent aimed at the lines each exhaustive walk finds lost
+        self.exploiter = exploiter
+        """An ExploiterAgent aimed at the lines each exhaustive walk finds lost."""
         self.openings = tuple(int(k) for k in openings) or (0,)
         self.on_best = on_best
         self.best: dict[str, Any] | None = None
@@ -216,11 +225,14 @@ class OutcomeCallback(BaseCallback):
     def __init__(self, source: OpponentSource, verbose: int = 0) -> None:
         super().__init__(verbose)
         self.source = source
-        self.counts = np.zeros((2, 4), dtype=np.int64)  # seat x (win, draw, loss, illegal)
+        self.counts = np.zeros((2, 4), dtype=np.int64)
+        """Seat x (win, draw, loss, illegal)"""
         self._window = np.zeros((2, 4), dtype=np.int64)
         self._stage = getattr(source, "stage", None)
-        self.mix: dict[str, int] = {}  # episodes per opponent since the last progress line
-        self.recent = np.zeros((2, 4), dtype=np.int64)  # outcomes since the last progress line
+        self.mix: dict[str, int] = {}
+        """Episodes per opponent since the last progress line."""
+        self.recent = np.zeros((2, 4), dtype=np.int64)
+        """Outcomes since the last progress line."""
 
     def take_recent(self) -> tuple[dict[str, int], np.ndarray]:
         """The opponent mix and the outcomes per seat since the last call (then cleared)."""
