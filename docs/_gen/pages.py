@@ -9,15 +9,23 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import io
 import re
 import textwrap
 
+import sys
+from pathlib import Path
+
 import griffe
 import mkdocs_gen_files
 import numpy as np
 from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).parent))
+from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
 
 from zerosum.envs import env_module
 from zerosum.games import ENVS
@@ -97,56 +105,12 @@ def env_pages() -> None:
 
 
 # ----------------------------------------------------------------------------- API reference
-REFERENCE = [  # (page, module): the modules with an __all__, in reading order
-    ("zerosum", "zerosum"),
-    ("games", "zerosum.games"), ("games-kit", "zerosum.games.kit"), ("games-halma", "zerosum.games.halma"),
-    ("envs", "zerosum.envs"),
-    ("search", "zerosum.search"), ("search-compiled", "zerosum.search.compiled"),
-    ("search-heuristics", "zerosum.search.heuristics"),
-    ("agents", "zerosum.agents"), ("agents-policies", "zerosum.agents.policies"),
-    ("agents-learned", "zerosum.agents.learned"), ("agents-checkpoints", "zerosum.agents.checkpoints"),
-    ("agents-maskable-dqn", "zerosum.agents.maskable_dqn"),
-    ("evaluation", "zerosum.evaluation"), ("evaluation-evaluate", "zerosum.evaluation.evaluate"),
-    ("evaluation-gsprt", "zerosum.evaluation.gsprt"),
-    ("training", "zerosum.training"), ("training-train", "zerosum.training.train"),
-    ("training-single-agent", "zerosum.training.single_agent"), ("training-opponents", "zerosum.training.opponents"),
-    ("training-callbacks", "zerosum.training.callbacks"), ("training-recipes", "zerosum.training.recipes"),
-    ("training-symmetry", "zerosum.training.symmetry"),
-    ("testing", "zerosum.testing"), ("values", "zerosum.values"), ("cli-train", "zerosum.cli.train"),
-]
-
-
-def public_names(module: str) -> list[str]:
-    """The module's ``__all__`` as Python sees it (zerosum.evaluation computes its own)."""
-    return list(importlib.import_module(module).__all__)
-
-
-def canonical(package: griffe.Object, module: str, name: str) -> str | None:
-    """Where ``module.name`` is defined (through re-exports and lazy ``__getattr__`` exports);
-    None for a name static analysis cannot follow (``TURN, HASH = 8, 9``)."""
-    lazy = getattr(importlib.import_module(module), "_EXPORTS", {})
-    if name in lazy:  # checked first: zerosum.evaluation.evaluate is a module and a lazy function
-        return canonical(package, f"{module}.{lazy[name]}", name)
-    try:
-        mod = package if module == package.path else package[module.removeprefix(package.path + ".")]
-    except KeyError:
-        mod = None
-    if mod is not None and name in mod.members:
-        obj = mod.members[name]
-        try:
-            return obj.final_target.path if obj.is_alias else obj.path
-        except griffe.AliasResolutionError:
-            return None
-    obj = getattr(importlib.import_module(module), name, None)  # a module-level __getattr__ export
-    if getattr(obj, "__module__", None) and getattr(obj, "__qualname__", None):
-        return canonical(package, obj.__module__, obj.__qualname__)
-    raise RuntimeError(f"{module}.{name} is in __all__ but was not found")
-
-
 def reference_pages() -> None:
     package = griffe.load("zerosum", resolve_aliases=True, resolve_external=False)
     seen: dict[str, tuple[str, str]] = {}
-    for page, module in REFERENCE:
+    modules = reference_modules()
+    for module in modules:
+        page = page_of(module)
         lines = [f"# `{module}`", "", f"::: {module}", "    options:", "      members: false",
                  "      show_root_heading: false", "      show_root_toc_entry: false", ""]
         links = []
@@ -170,10 +134,67 @@ def reference_pages() -> None:
              "Every name in an `__all__` of zerosum, generated from its docstring. One page per module that "
              "declares `__all__`; a name exported by several modules is documented on the first page that lists "
              "it and linked from the others.", "", "| module | page |", "|---|---|",
-             *[f"| `{module}` | [{page}]({page}.md) |" for page, module in REFERENCE], ""]
+             *[f"| `{module}` | [{page_of(module)}]({page_of(module)}.md) |" for module in modules], ""]
     with mkdocs_gen_files.open("reference/index.md", "w") as f:
         f.write("\n".join(index))
 
 
+# ----------------------------------------------------------------------------- command line
+def _option_row(action: argparse.Action) -> str:
+    """One table row: the option as typed, its default, its help (argparse's own ``%(default)s`` expanded)."""
+    if action.option_strings:
+        metavar = action.metavar or (action.dest.upper() if action.nargs != 0 else "")
+        if isinstance(metavar, tuple):
+            metavar = " ".join(metavar)
+        if action.nargs in ("+", "*") and metavar:
+            metavar += " ..."
+        shown = ", ".join(f"`{o}{' ' + metavar if metavar else ''}`" for o in action.option_strings)
+    else:
+        metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+        shown = f"`{metavar}{' ...' if action.nargs in ('+', '*') else ''}` (positional)"
+    text = (action.help or "").replace("%(default)s", str(action.default)).replace("|", "\\|")
+    if action.choices:
+        text += f" (one of: {', '.join(f'`{c}`' for c in action.choices)})"
+    default = action.default
+    shown_default = "" if default in (None, argparse.SUPPRESS, False, []) or action.nargs == 0 else f"`{default}`"
+    return f"| {shown} | {shown_default} | {text} |"
+
+
+def cli_page() -> None:
+    """``reference/cli.md``: every command of ``zerosum`` and every option, read from the argument parsers."""
+    from zerosum.cli import COMMANDS, USAGE
+
+    lines = ["# Command line", "", "The `zerosum` command (also `python -m zerosum`). This page is generated from "
+             "its argument parsers when the site is built, so it lists every command and every option as the "
+             "installed version has them; `zerosum COMMAND --help` prints the same.", "",
+             "```text", USAGE, "```", "",
+             "`--import MODULE` (before the command, repeatable) imports a module first, e.g. one that registers a "
+             "game of your own ([Add your own game](../new-game.md)).", ""]
+    for name, (module, summary) in COMMANDS.items():
+        mod = importlib.import_module(module)
+        parser = (getattr(mod, "parser", None) or mod.build_parser)()
+        usage = " ".join(parser.format_usage().split()).removeprefix("usage: ")
+        lines += [f"## `zerosum {name}`", "", summary[0].upper() + summary[1:] + ".", ""]
+        if parser.description:
+            lines += [" ".join(parser.description.replace("``", "`").split()), ""]
+        lines += ["```text", textwrap.fill(usage, 100, subsequent_indent="    "), "```", "",
+                  "| option | default | what it does |", "|---|---|---|",
+                  *[_option_row(a) for a in parser._actions if not isinstance(a, argparse._HelpAction)], ""]
+        if parser.epilog:
+            lines += ["```text", parser.epilog.strip("\n"), "```", ""]
+    with mkdocs_gen_files.open("reference/cli.md", "w") as f:
+        f.write("\n".join(lines))
+
+
+def changelog_page() -> None:
+    """``changelog.md``: the repository's CHANGELOG.md, its links made relative to the site."""
+    text = (ROOT / "CHANGELOG.md").read_text().replace("](docs/", "](")
+    with mkdocs_gen_files.open("changelog.md", "w") as f:
+        f.write(text)
+    mkdocs_gen_files.set_edit_path("changelog.md", "../CHANGELOG.md")
+
+
 env_pages()
 reference_pages()
+cli_page()
+changelog_page()

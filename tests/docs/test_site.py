@@ -48,3 +48,51 @@ def test_the_reference_documents_every_public_name(site):
                    "zerosum.testing", "zerosum.envs"):
         for name in importlib.import_module(module).__all__:
             assert f"{name}</code>" in pages or f">{name}<" in pages or f".{name}\"" in pages, f"{module}.{name}"
+
+
+def test_no_page_repeats_an_html_id(site):
+    import collections
+    import re
+
+    repeated = {}
+    for page in site.rglob("*.html"):
+        counts = collections.Counter(re.findall(r'\sid="([^"]+)"', page.read_text()))
+        if dup := sorted(i for i, c in counts.items() if c > 1):
+            repeated[str(page.relative_to(site))] = dup
+    assert not repeated, repeated
+
+
+def test_the_search_reference_documents_the_functions_not_their_modules(site):
+    page = (site / "reference" / "search" / "index.html").read_text()
+    for name in ("alphabeta", "minimax"):
+        assert f'id="zerosum.search.{name}.{name}"' in page, name  # the function, with its signature
+    assert "game: Game" in page and "depth: int" in page
+    for internal in ("TT_FIELDS", "check_budget", "_take_arrays"):
+        assert internal not in page, internal
+
+
+def test_the_cli_reference_lists_every_command_and_option(site):
+    import argparse
+    import html
+    import importlib
+
+    from zerosum.cli import COMMANDS
+
+    page = html.unescape((site / "reference" / "cli" / "index.html").read_text())
+    for name, (module, _) in COMMANDS.items():
+        assert f"zerosum {name}" in page, name
+        mod = importlib.import_module(module)
+        for action in (getattr(mod, "parser", None) or mod.build_parser)()._actions:
+            if not isinstance(action, argparse._HelpAction):
+                for option in action.option_strings:
+                    assert option in page, f"zerosum {name} {option}"
+
+
+def test_the_project_pages_are_on_the_site(site):
+    import zerosum
+
+    changelog = (site / "changelog" / "index.html").read_text()
+    assert zerosum.__version__ in changelog
+    install = (site / "install" / "index.html").read_text()
+    assert "C compiler" in install and "train" in install and "docs" in install
+    assert "CITATION.cff" in (site / "index.html").read_text()
