@@ -3,6 +3,7 @@
 from typing import Any
 
 __version__ = "0.2.0"
+"""The installed version of zerosum (also in pyproject.toml and CHANGELOG.md)."""
 
 
 def __getattr__(name: str) -> Any:

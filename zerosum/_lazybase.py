@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, cast
 
 _META: dict[type, type] = {}
 
@@ -47,8 +47,8 @@ def realize(cls: type) -> type:
     meta = _META.get(type(base))
     if meta is None:
         meta = _META[type(base)] = type(f"_Lazy{type(base).__name__}", (_LazyMeta, type(base)), {})
-    real = meta(cls.__name__, (cls, base), {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
-                                            "__doc__": cls.__doc__, "_lazy_real": True})
+    real: type = meta(cls.__name__, (cls, base), {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                                                  "__doc__": cls.__doc__, "_lazy_real": True})
     type.__setattr__(cls, "_lazy_done", real)
     home = sys.modules.get(cls.__module__)
     if home is not None and getattr(home, cls.__qualname__, None) is cls:
@@ -66,7 +66,7 @@ def lazy_base(module: str, name: str) -> type:
             real = realize(cls)
             if real is cls:
                 return super().__new__(cls)
-            return real.__new__(real)  # an instance of a subclass of cls: Python calls its __init__ next
+            return cast(Any, real).__new__(real)  # an instance of a subclass of cls: Python calls its __init__ next
 
     Lazy.__name__ = Lazy.__qualname__ = f"Lazy{name}"
     return Lazy

@@ -82,7 +82,7 @@ def load_package() -> griffe.Module:
     import sys
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from griffe_docstrings import MarkdownDocstrings  # noqa: PLC0415 - the site's own extension
+    from griffe_docstrings import MarkdownDocstrings  # the site's own extension
 
     return griffe.load("zerosum", resolve_aliases=True, resolve_external=False, search_paths=[str(ROOT)],
                        extensions=griffe.load_extensions(MarkdownDocstrings()))

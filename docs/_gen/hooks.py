@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from api import page_of, reference_modules  # noqa: E402 - the site's own helpers
+from api import page_of, reference_modules  # the site's own helpers
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>\w+)(?P<opts>[ \t]+[^\n`]*)$", re.MULTILINE)
 

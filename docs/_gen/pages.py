@@ -23,12 +23,12 @@ import mkdocs_gen_files
 import numpy as np
 from PIL import Image
 
+from zerosum.envs import env_module
+from zerosum.games import ENVS
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))
 from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
-
-from zerosum.envs import env_module
-from zerosum.games import ENVS
 
 BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0")
 MIDGAME_PLIES = {"tictactoe_v0": 4, "connect_four_v0": 12, "nim_v0": 3, "pentago_v0": 10,

@@ -28,10 +28,13 @@ class Agent(abc.ABC):
     """
 
     name: str = "agent"
+    """The name shown in tournament tables and reports."""
 
     def __init__(self, rng: Rng = None) -> None:
         self.rng = as_generator(rng)
+        """The agent's own random generator (agents never read global random state)."""
         self.last_stats: Any = None
+        """The statistics of the last decision (a search's SearchStats), or None."""
 
     def reset(self) -> None:
         """Forget anything kept from the previous game (called before each game)."""
@@ -92,7 +95,9 @@ class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
 
     name = "random"
+    """Shown as ``random``."""
 
     def act(self, game: Game, state: State) -> Action:
+        """A uniformly random legal move, drawn with the agent's generator."""
         legal = game.legal_actions(state)
         return int(legal[self.rng.integers(len(legal))])

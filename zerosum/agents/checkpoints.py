@@ -37,18 +37,23 @@ from zerosum.games.kit import Game, ZerosumError
 from zerosum.games.registry import env_name
 
 FORMAT = "zerosum-checkpoint"
+"""The ``format`` field of a checkpoint's metadata file."""
 FORMAT_VERSION = 1
+"""The version of the checkpoint metadata format this zerosum writes and reads."""
 TRAIN_EXTRA = "pip install 'zerosum[train]'"
+"""The install command named by errors that need the train extra."""
 
-# algorithm name -> "module:Class" (imported on first use)
 ALGORITHMS: dict[str, str] = {
     "maskable_ppo": "sb3_contrib:MaskablePPO",
     "ppo": "stable_baselines3:PPO",
     "maskable_dqn": "zerosum.agents.maskable_dqn:MaskableDQN",
     "dqn": "stable_baselines3:DQN",
 }
+"""Algorithm name -> "module:Class" (imported on first use)"""
 ALGOS = tuple(ALGORITHMS)
-Q_ALGOS = ("maskable_dqn", "dqn")  # value-based: the network gives Q-values, play is greedy
+"""The algorithm names a checkpoint may declare (``maskable_ppo``, ``ppo``, ``maskable_dqn``, ``dqn``)."""
+Q_ALGOS = ("maskable_dqn", "dqn")
+"""Value-based: the network gives Q-values, play is greedy."""
 
 
 class CheckpointError(ZerosumError, ValueError):

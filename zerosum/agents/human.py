@@ -45,6 +45,7 @@ class HumanAgent(Agent):
     """
 
     name = "human"
+    """Shown as ``human``."""
 
     def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
                  rng: Rng = None, *, prompt: str | Callable[[Game, State], str] = "your move> ",

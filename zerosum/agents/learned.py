@@ -38,6 +38,7 @@ from zerosum.agents.checkpoints import (
 from zerosum.games.kit import Action, Game, State
 
 OBS_FORMATS = ("flat", "dict")
+"""The observation formats a learned policy can take: ``flat`` (a vector) or ``dict``."""
 
 
 # ---- the policy's input --------------------------------------------------------------
@@ -65,6 +66,7 @@ class PolicyAgent(Agent):
     """
 
     name = "policy"
+    """The name given, else ``policy``."""
 
     def __init__(self, policy: Any, *, algo: str, obs_format: str = "flat", deterministic: bool = True,
                  masked: bool = True, rng: Rng = None, name: str | None = None) -> None:
@@ -103,6 +105,7 @@ class PolicyAgent(Agent):
         return out[0].numpy().astype(np.float64), mask
 
     def act(self, game: Game, state: State) -> Action:
+        """The policy's action for the observation of ``state`` (masked to the legal actions when ``masked``)."""
         logits, mask = self.scores(game, state)
         if self.masked:
             if not mask.any():
@@ -123,14 +126,18 @@ class LearnedAgent(PolicyAgent):
         if not isinstance(path, (str, Path)) or not str(path):
             raise CheckpointError(f"a learned agent needs path=<checkpoint .zip>; got {path!r}")
         self.path = str(path)
+        """The checkpoint's path."""
         model, meta = load_checkpoint(path, device=device)
         model.policy.set_training_mode(False)
         super().__init__(model.policy, algo=meta["algo"], obs_format=meta["obs_format"],
                          deterministic=deterministic, masked=masked, rng=rng)
         self.metadata = meta
+        """The checkpoint's metadata (game, variant, algorithm, training settings)."""
         self.model = model
+        """The loaded stable-baselines3 model."""
         self._checked: set[int] = set()
         self.name = f"{meta['algo']}({Path(self.path).name})"
+        """``<algo>(<file name>)``."""
 
     def prepare(self, game: Game) -> None:
         """Refuse a game, variant or env version the checkpoint was not trained for."""
@@ -138,6 +145,7 @@ class LearnedAgent(PolicyAgent):
         self._checked.add(id(game))
 
     def act(self, game: Game, state: State) -> Action:
+        """The checkpoint policy's move from ``state``."""
         if id(game) not in self._checked:
             self.prepare(game)
         return super().act(game, state)

@@ -34,6 +34,7 @@ else:
     QNetwork = lazy_base("stable_baselines3.dqn.policies", "QNetwork")
 
 ILLEGAL = -1e8
+"""The Q-value given to illegal actions, so a greedy choice never picks one."""
 
 
 def _mask_of(obs: Any, n: int) -> Any:
@@ -44,6 +45,7 @@ class MaskedQNetwork(QNetwork):
     """A Q-network whose illegal actions (read from the observation) score ILLEGAL."""
 
     def forward(self, obs: Any) -> th.Tensor:
+        """The Q-values of ``obs``, ILLEGAL for every action its mask forbids."""
         import torch as th
 
         q = super().forward(obs)
@@ -55,6 +57,7 @@ class MaskedDQNPolicy(DQNPolicy):
     """DQNPolicy with masked Q-networks (flat Box observations)."""
 
     def make_q_net(self) -> QNetwork:
+        """A Q-network whose illegal actions score ILLEGAL."""
         net_args = self._update_features_extractor(self.net_args, features_extractor=None)
         return MaskedQNetwork(**net_args).to(self.device)
 
@@ -63,6 +66,7 @@ class MaskedMultiInputDQNPolicy(MultiInputPolicy):
     """DQN's MultiInputPolicy with masked Q-networks (dict observations)."""
 
     def make_q_net(self) -> QNetwork:
+        """A Q-network whose illegal actions score ILLEGAL."""
         net_args = self._update_features_extractor(self.net_args, features_extractor=None)
         return MaskedQNetwork(**net_args).to(self.device)
 
@@ -71,6 +75,7 @@ class MaskableDQN(DQN):
     """DQN that only ever plays, explores and backs up legal actions."""
 
     policy_aliases = {"MlpPolicy": MaskedDQNPolicy, "MultiInputPolicy": MaskedMultiInputDQNPolicy}
+    """The masked policies behind SB3's ``MlpPolicy`` and ``MultiInputPolicy`` names."""
 
     def _random_legal(self, observation: Any) -> np.ndarray:
         mask = np.asarray(_mask_of(observation, int(cast(spaces.Discrete, self.action_space).n))) > 0.5
@@ -81,6 +86,7 @@ class MaskableDQN(DQN):
 
     def predict(self, observation: Any, state: Any = None, episode_start: Any = None,
                 deterministic: bool = False) -> tuple[np.ndarray, Any]:
+        """The action for ``observation``: greedy over legal actions, or (exploring) a uniformly random legal action."""
         if not deterministic and np.random.rand() < self.exploration_rate:
             return self._random_legal(observation), state
         return self.policy.predict(observation, state, episode_start, deterministic)

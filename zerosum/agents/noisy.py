@@ -24,9 +24,12 @@ class NoisyAgent(WrapperAgent):
             raise ValueError(f"epsilon={epsilon!r} is not allowed: a probability in [0, 1]")
         super().__init__(base, rng)
         self.epsilon = float(epsilon)
+        """The chance of a uniformly random legal move instead of the inner agent's."""
         self.name = f"noisy(base={self.inner.name}, epsilon={self.epsilon:g})"
+        """``noisy(base=..., epsilon=...)``."""
 
     def act(self, game: Game, state: State) -> Action:
+        """With chance ``epsilon`` a random legal move, else the inner agent's move."""
         if self.rng.random() < self.epsilon:
             legal = game.legal_actions(state)
             return int(legal[self.rng.integers(len(legal))])

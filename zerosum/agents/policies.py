@@ -27,6 +27,7 @@ from zerosum.games.kit import Action, Game, State, ZerosumError
 
 POLICY_KINDS = ("an Agent", "an agent spec string such as 'alphabeta(depth=3)'", "a checkpoint path (.zip)",
                 "a stable-baselines3 / sb3-contrib model", "a callable (observation dict) -> action")
+"""What ``zerosum.evaluate`` accepts as a policy, in words (for error messages)."""
 
 
 class PolicyError(ZerosumError, ValueError):
@@ -40,11 +41,14 @@ class CallableAgent(Agent):
                  rng: np.random.Generator | int | None = None) -> None:
         super().__init__(rng)
         self.fn = fn
+        """The callable: observation dict -> action."""
         self.name = name or getattr(fn, "__name__", None) or type(fn).__name__
+        """The name given, else the callable's ``__name__``."""
         if self.name == "<lambda>":
             self.name = "lambda"
 
     def act(self, game: Game, state: State) -> Action:
+        """The callable's action for the observation of ``state`` (an illegal one is the callable's fault)."""
         player = game.current_player(state)
         return self.fn({"observation": game.observation(state, player), "action_mask": game.legal_mask(state)})
 

@@ -63,12 +63,14 @@ class MinimaxAgent(Agent):
         check_budget(depth=depth)
         self.depth, self.heuristic = depth, heuristic
         self.name = f"minimax(depth={depth})"
+        """``minimax(depth=N)``."""
 
     def prepare(self, game: Game) -> None:
         """Resolve the heuristic now, so a bad name fails before any game."""
         resolve_heuristic(game, self.heuristic)
 
     def act(self, game: Game, state: State) -> Action:
+        """The move of a plain minimax search to the agent's depth (``last_stats`` holds the result)."""
         result = self.last_stats = minimax(game, state, self.depth, self.heuristic)
         return result.action
 
@@ -90,16 +92,21 @@ class AlphaBetaAgent(_PerGame[AlphaBeta]):
             depth = 4
         self.depth, self.time, self.nodes, self.heuristic = depth, time, nodes, heuristic
         self.tie_break = tie_break
+        """Choose at random (with the agent's generator) among root moves of equal value; off: the first found."""
         self.config = AlphaBetaConfig(**options)
+        """The search's enhancements (the alpha-beta options of the spec)."""
         self.config.check(None, depth, time, nodes)
         budget = ", ".join(f"{k}={v}" for k, v in (("depth", depth), ("time", time), ("nodes", nodes)) if v is not None)
         h = f", heuristic={getattr(heuristic, 'name', heuristic)}" if heuristic else ""
         self.name = f"alphabeta({budget}{h})"
+        """``alphabeta(...)`` with the budget and heuristic given."""
 
     def _make(self, game: Game) -> AlphaBeta:
         return AlphaBeta(game, self.heuristic, self.config)
 
     def act(self, game: Game, state: State) -> Action:
+        """The move of an alpha-beta search from ``state`` within the agent's budget (``last_stats`` holds its
+        statistics)."""
         seed = self.rng if self.tie_break else None
         result = self.last_stats = self._searcher(game).search(state, self.depth, time=self.time, nodes=self.nodes,
                                                                seed=seed)
@@ -119,11 +126,13 @@ class MCTSAgent(_PerGame[MCTS]):
         self.sims, self.time, self.heuristic, self.options = sims, time, heuristic, options
         budget = f"sims={sims}" if sims is not None else f"time={time}"
         self.name = f"mcts({budget})"
+        """``mcts(...)`` with the budget given."""
 
     def _make(self, game: Game) -> MCTS:
         return MCTS(game, self.heuristic, **self.options)
 
     def act(self, game: Game, state: State) -> Action:
+        """The most visited root move of an MCTS search from ``state`` within the agent's budget."""
         seed = int(self.rng.integers(1 << 31))
         result = self.last_stats = self._searcher(game).search(state, self.sims, time=self.time, seed=seed)
         return result.action
@@ -143,6 +152,7 @@ class PerfectNimAgent(Agent):
     """The nim-sum strategy: always move to a position the opponent loses, in either convention."""
 
     name = "perfect_nim"
+    """Shown as ``perfect_nim``."""
 
     def prepare(self, game: Game) -> None:
         """Refuse any game but Nim."""
@@ -150,6 +160,8 @@ class PerfectNimAgent(Agent):
             raise ValueError(f"perfect_nim plays Nim only, not {game.name}")
 
     def act(self, game: Game, state: State) -> Action:
+        """A move the opponent loses after (nim-sum theory, normal or misère), at random among them; any legal move
+        when none wins."""
         self.prepare(game)
         misere = bool(game.variant["misere"])
         me = game.current_player(state)

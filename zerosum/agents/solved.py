@@ -34,12 +34,14 @@ class SolvedAgent(Agent):
     """
 
     name = "solved"
+    """Shown as ``solved``."""
 
     def __init__(self, max_states: int = 1_000_000, rng: np.random.Generator | int | None = None) -> None:
         super().__init__(rng)
         if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
             raise ValueError(f"max_states={max_states!r} is not allowed: an int >= 1")
         self.max_states = max_states
+        """The most positions it solves before giving up with a ValueError."""
 
     def prepare(self, game: Game) -> None:
         """Solve the game from its initial position (a ValueError when it has too many positions)."""
@@ -49,6 +51,7 @@ class SolvedAgent(Agent):
             raise ValueError(f"{game.name} has {solved:,} positions, more than max_states={self.max_states:,}")
 
     def act(self, game: Game, state: State) -> Action:
+        """A move that keeps the game-theoretic value (the quickest win, the longest defence), ties broken at random."""
         _, best = self._solve(game, state)
         return best[int(self.rng.integers(len(best)))] if len(best) > 1 else best[0]
 

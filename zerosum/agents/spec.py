@@ -50,6 +50,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "noisy": (NoisyAgent, ("base", "epsilon")),
     "solved": (SolvedAgent, ("max_states",)),
 }
+"""The agent kinds an agent spec may name: kind -> (its class or factory, the options it accepts)."""
 
 
 def register_agent(name: str, factory: Callable[..., Agent], options: tuple[str, ...]) -> None:

@@ -148,7 +148,7 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 def config_from_args(ns: argparse.Namespace) -> Any:
     """The TrainConfig the parsed options describe."""
     from zerosum.training.recipes import RECIPES, recipe
-    from zerosum.training.train import TrainConfig
+    from zerosum.training.config import TrainConfig
 
     args = vars(ns).copy()
     name = args.pop("recipe", None)

@@ -24,6 +24,7 @@ from zerosum.envs.drawing import text_image
 from zerosum.games.kit import Game, IllegalActionError, State, ZerosumError, check_action
 
 AGENTS = ("player_0", "player_1")
+"""The PettingZoo agent names, in seat order."""
 G = TypeVar("G", bound=Game)
 Drawer = Callable[[G, State], np.ndarray]
 """A game's rgb_array drawing: ``draw(game, state)``, an HxWx3 uint8 image."""
@@ -50,25 +51,37 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
             raise ValueError(f"render_mode={render_mode!r} is not allowed: "
                              f"one of {self.metadata['render_modes']} or None")
         self.metadata = {**type(self).metadata, "name": name}
+        """PettingZoo metadata: render modes, render fps, the env's name."""
         self.game = game
+        """The game (rules and variant) the env plays."""
         self.render_mode = render_mode
+        """``"ansi"``, ``"human"``, ``"rgb_array"`` or None."""
         self.safe = safe
+        """True (``env()``): PettingZoo's safety behaviour, an in-range illegal action ends the game with -1 to the
+        offender; False (``raw_env()``): it raises IllegalActionError."""
         self._draw = draw or text_image
         self.possible_agents = list(AGENTS)
+        """``["player_0", "player_1"]``."""
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, 1, shape=game.observation_shape, dtype=np.int8),
             "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
+        """Each agent's observation space: a Dict of ``observation`` and ``action_mask``."""
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
+        """Each agent's action space: ``Discrete(num_actions)``."""
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
         self.state: State | None = None
+        """The current state vector (None before ``reset``)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s observation space: a Dict of ``observation`` (the board planes from its side) and
+        ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s action space: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     # ---- AEC API ------------------------------------------------------------------------
@@ -95,6 +108,8 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: ``observation`` (int8 planes from its point of view) and ``action_mask`` (1 for
+        each legal action when it is to move)."""
         if self.state is None:
             raise EnvOrderError("observe() before reset(): call env.reset() first")
         player = AGENTS.index(agent)
@@ -106,6 +121,8 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        """Play ``action`` for the agent to move (None for an agent whose game is over). An in-range illegal action
+        ends the game with -1 to the mover under ``env()`` and raises IllegalActionError under ``raw_env()``."""
         if self.state is None:
             raise EnvOrderError("step() before reset(): call env.reset() first")
         if not self.agents:
@@ -151,6 +168,8 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
 
     # ---- rendering --------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
+        """The position: text (``ansi``), an RGB array (``rgb_array``), printed to the terminal (``human``, returns
+        None), or None without a render mode."""
         if self.state is None:
             raise EnvOrderError("render() before reset(): call env.reset() first")
         if self.render_mode is None:

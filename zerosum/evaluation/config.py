@@ -56,17 +56,29 @@ class TournamentConfig:
     """Everything that defines a tournament, and where its files go."""
 
     game: str
+    """The game's name (``zerosum.games.GAMES``)."""
     agents: tuple[AgentEntry, ...]
+    """The participants (at least two)."""
     variant: Mapping[str, Any] = field(default_factory=dict)
+    """The rule variant, e.g. ``{"misere": True}``."""
     games_per_pairing: int = 2
+    """Games per ordered pairing (each pair of agents plays this many games in each seat order)."""
     opening_plies: int = 2
+    """Random plies before the agents play, for varied openings."""
     seed: int = 0
+    """The tournament's seed: openings and every agent's generator."""
     workers: int | None = None
+    """Games played at once (None: the CPU count)."""
     backend: str = "process"
+    """``"process"`` (local worker processes) or ``"ray"``."""
     address: str | None = None
+    """The Ray cluster's address (None: a local Ray instance)."""
     output: str | None = None
+    """The output directory (None: ``results/<game>-<config hash>``)."""
     name: str | None = None
+    """The name used in the report (None: the game's)."""
     optional: bool = False
+    """Skip the tournament, with a note, when its game is not available."""
 
     @property
     def label(self) -> str:

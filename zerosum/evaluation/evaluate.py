@@ -105,17 +105,28 @@ class EvaluationReport:
     """
 
     policy: str
+    """The evaluated policy's name."""
     env: str
+    """The env name the games were played on."""
     game: str
+    """The game's name."""
     variant: dict[str, Any]
+    """The variant played."""
     seed: int
+    """The seed of the openings and of every agent's generator."""
     games_per_opponent: int
+    """Games against each opponent (seats alternating)."""
     opening_plies: int
+    """Random plies played before the agents took over."""
     results: list[OpponentResult]
+    """One result per opponent, in the order given."""
     games: list[EvaluatedGame]
+    """Every game, in (opponent, index) order."""
     seconds: float
+    """Wall time of the evaluation."""
 
     HEAD = tuple(views.EVALUATION_HEAD)
+    """The columns of the report's table."""
 
     def __getitem__(self, opponent: str) -> OpponentResult:
         for r in self.results:

@@ -31,12 +31,19 @@ class WorstCase:
     """The lines (opening plies and opponent moves) a policy can be led through, by result for its seat."""
 
     seat: int
+    """The policy's seat."""
     opening_plies: int
+    """Plies at the start where every move, by whoever moves, is walked."""
     lines: int
+    """Distinct lines walked."""
     wins: int
+    """Lines the policy wins."""
     draws: int
+    """Lines drawn."""
     losses: int
-    positions: int  # distinct positions where the policy chose a move
+    """Lines the policy loses."""
+    positions: int
+    """Distinct positions where the policy chose a move."""
     losing_moves: dict[bytes, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     """Where the opponent (or the opening) is to move: the moves that lead to a lost line, by ``state.tobytes()``."""
 

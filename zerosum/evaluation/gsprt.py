@@ -185,10 +185,15 @@ class EloEstimate:
     """A's Elo against B from pair results, with its 95% interval."""
 
     elo: float
+    """A's Elo over B."""
     low: float
+    """The 95% interval's lower end."""
     high: float
+    """The 95% interval's upper end."""
     score: float
+    """A's mean score a game (1 win, 1/2 draw)."""
     pairs: int
+    """The pairs it is computed from."""
 
     def __str__(self) -> str:
         return f"Elo {_signed(self.elo)} [95% interval {_signed(self.low)}, {_signed(self.high)}]"
@@ -256,9 +261,13 @@ class Sprt:
     """One sequential test: H0 Elo = ``elo0`` against H1 Elo = ``elo1``, error rates alpha and beta."""
 
     elo0: float
+    """H0: A's Elo over B is ``elo0``."""
     elo1: float
+    """H1: A's Elo over B is ``elo1``."""
     alpha: float = 0.05
+    """The chance of accepting H1 when H0 holds."""
     beta: float = 0.05
+    """The chance of accepting H0 when H1 holds."""
 
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1"):
@@ -301,10 +310,15 @@ class Simulation:
     """How many simulated tests accepted H0, H1, or reached ``max_pairs``; mean pairs used."""
 
     tests: int
+    """Tests simulated."""
     h0: int
+    """Tests that accepted H0."""
     h1: int
+    """Tests that accepted H1."""
     inconclusive: int
+    """Tests that reached ``max_pairs`` undecided."""
     mean_pairs: float
+    """Mean pairs a test used."""
 
 
 def simulate(test: Sprt, probabilities: Sequence[float], tests: int = 1000, max_pairs: int = 10_000,

@@ -41,11 +41,17 @@ class MoveRecord:
     """One decision: ``ply`` counts from the initial position (opening plies included)."""
 
     ply: int
+    """The ply, counted from the initial position (opening plies included)."""
     player: int
+    """The player who moved (0 or 1)."""
     action: Action
+    """The action played."""
     move: str
+    """The action in the game's readable notation."""
     time: float
+    """Seconds the agent took."""
     stats: dict[str, Any] | None = None
+    """The agent's search statistics for this move, or None."""
 
 
 @dataclass
@@ -53,15 +59,25 @@ class MatchResult:
     """A finished game: the opening, the agents' moves, the result and any fault."""
 
     agents: tuple[str, str]
+    """The agents' names in seat order."""
     opening: list[Action]
+    """The opening plies played before the agents."""
     moves: list[MoveRecord]
+    """The agents' decisions, in order."""
     returns: tuple[float, float]
+    """The final returns of seat 0 and seat 1 (+1 win, -1 loss, 0 draw)."""
     termination: str = END
+    """How the game ended: ``end`` (by the rules), ``illegal``, ``error`` or ``max_length``."""
     faulty_seat: int | None = None
+    """The seat whose agent faulted, or None."""
     error: str | None = None
+    """The fault's message, or None."""
     traceback: str | None = None
+    """The fault's traceback, or None."""
     duration: float = 0.0
+    """Wall time of the game in seconds."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Anything else a caller records with the game."""
 
     @property
     def actions(self) -> list[Action]:

@@ -41,11 +41,17 @@ class SprtStatus:
     """The match after ``pairs`` completed pairs: counts, A's W/D/L, the LLR and the Elo estimate."""
 
     pairs: int
+    """Completed pairs of games (same opening, seats swapped)."""
     pentanomial: tuple[int, int, int, int, int]
+    """How many pairs A scored 0, 1/2, 1, 3/2 and 2 points in."""
     wdl: tuple[int, int, int]
+    """A's wins, draws and losses."""
     llr: float | None
+    """The log-likelihood ratio of H1 over H0 (None without a test)."""
     bounds: tuple[float, float] | None
+    """The LLR bounds: below the first H0 is accepted, above the second H1 (None without a test)."""
     decision: str | None = None
+    """``"H0"``, ``"H1"`` or None (not decided)."""
 
     @functools.cached_property
     def elo(self) -> EloEstimate:
@@ -67,13 +73,21 @@ class SprtResult:
     """A finished (or decided, or max-length) match and where its games are stored."""
 
     config: TournamentConfig
+    """The match as a two-agent tournament configuration."""
     test: Sprt | None
+    """The sequential test, or None for a fixed number of games."""
     status: SprtStatus
+    """The counts, LLR and Elo estimate at the end."""
     database: Path
+    """The SQLite file holding every game."""
     played: int
+    """Games played by this call (a resumed match played fewer)."""
     resumed: bool
+    """Whether the match continued games already in the database."""
     seconds: float
+    """Wall time of this call."""
     max_games: int
+    """The most games the match could play."""
 
     @property
     def verdict(self) -> str:

@@ -195,10 +195,15 @@ class EvaluatedGame:
     """One game of an evaluation: the opponent, the policy's seat, the seed and the match."""
 
     opponent: str
+    """The opponent's name."""
     index: int
+    """The game's index against this opponent."""
     seat: int
+    """The policy's seat (0 moves first)."""
     seed: int
+    """The game's seed."""
     match: MatchResult
+    """The game itself."""
 
     @property
     def score(self) -> float:
@@ -222,14 +227,23 @@ class OpponentResult:
     """The policy's results against one opponent, and that opponent's search cost."""
 
     opponent: str
+    """The opponent's name."""
     total: Record = field(default_factory=Record)
+    """The policy's wins, draws and losses over both seats."""
     first: Record = field(default_factory=Record)
+    """The same, in the first seat."""
     second: Record = field(default_factory=Record)
+    """The same, in the second seat."""
     faults: list[dict[str, Any]] = field(default_factory=list)
+    """The games the policy lost by a fault (an illegal move or an exception), with the message."""
     opponent_faults: int = 0
+    """Games the opponent lost by a fault."""
     lengths: list[int] = field(default_factory=list)
+    """Each game's length in plies."""
     cost: Cost | None = None
+    """The opponent's search cost (nodes, time, depth per move), or None."""
     policy_time: float = float("nan")
+    """The policy's mean seconds a move (NaN before any move)."""
 
     @property
     def mean_length(self) -> float:

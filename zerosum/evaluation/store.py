@@ -94,38 +94,55 @@ class GameTask:
     """One game to play: which pairing, which of its games, the seats, the seed, the opening."""
 
     pairing: int
+    """The pairing's index in the tournament."""
     game_index: int
+    """The game's index within its pairing."""
     seats: tuple[int, int]
+    """The agents' indices in seat order (seat 0 moves first)."""
     seed: int
+    """The game's seed (its opening and the agents' generators)."""
     opening: tuple[Action, ...]
+    """The random opening plies played before the agents."""
 
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A game read back from the store, enough to replay it move by move.
-
-    ``actions`` holds every action from the initial position (the ``opening`` first);
-    ``moves`` their readable names; ``agents``, ``specs`` and ``seats`` are in seat order
-    (seat 0 is player 0); ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``.
-    """
+    """A game read back from the store, enough to replay it move by move (seat 0 is player 0)."""
 
     game_id: int
+    """The game's id in the database."""
     game: str
+    """The game's name."""
     variant: dict[str, Any]
+    """The variant played."""
     agents: tuple[str, str]
+    """The agents' names in seat order."""
     specs: tuple[str, str]
+    """The agents' specs in seat order."""
     seats: tuple[int, int]
+    """The agents' indices in the tournament, in seat order."""
     pairing: int
+    """The pairing's index."""
     game_index: int
+    """The game's index within its pairing."""
     seed: int
+    """The game's seed."""
     opening: list[Action]
+    """The random opening plies."""
     actions: list[Action]
+    """Every action from the initial position, the opening first."""
     moves: list[str]
+    """The actions in the game's readable notation."""
     result: str
+    """``1-0``, ``0-1`` or ``1/2-1/2``."""
     winner: int | None
+    """The winning seat, or None for a draw."""
     termination: str
+    """How the game ended (by the rules or by a fault)."""
     error: str | None
+    """A faulting agent's message, or None."""
     traceback: str | None
+    """A faulting agent's traceback, or None."""
 
     def make_game(self) -> Game:
         """The game with the variant this game was played under."""
@@ -139,6 +156,7 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        """The SQLite file."""
         self._conn: sqlite3.Connection | None = None
 
     # ---- connection -----------------------------------------------------------------

@@ -25,7 +25,6 @@ from zerosum.games.kit.errors import VariantError
 if TYPE_CHECKING:
     from zerosum.games.kit.game import Game
 
-# game name -> "module:Class" (or the class itself, for games registered as objects)
 GAMES: dict[str, type[Game] | str] = {
     "tictactoe": "zerosum.games.tictactoe:TicTacToe",
     "nim": "zerosum.games.nim:Nim",
@@ -34,8 +33,8 @@ GAMES: dict[str, type[Game] | str] = {
     "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
     "connect_four": "zerosum.games.connect_four:ConnectFour",
 }
+"""Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
-# env name -> (env module, game name)
 ENVS: dict[str, tuple[str, str]] = {
     "tictactoe_v0": ("zerosum.envs.tictactoe_v0", "tictactoe"),
     "nim_v0": ("zerosum.envs.nim_v0", "nim"),
@@ -44,6 +43,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
     "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
 }
+"""Env name -> (env module, game name)"""
 
 
 def register_game(name: str, game: type[Game] | str, *, replace: bool = False) -> None:

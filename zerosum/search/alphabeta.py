@@ -89,20 +89,35 @@ class AlphaBetaConfig:
     """Which enhancements are on. ``ordering=False`` turns every ordering part off."""
 
     tt: bool = True
+    """Use a transposition table."""
     tt_size: int = DEFAULT_TT_SIZE
+    """Transposition-table entries (a power of two)."""
     ordering: bool = True
+    """Order moves at all (TT move, killers, history, the game's hint); off: generation order."""
     tt_move: bool = True
+    """Try the table's best move first."""
     hint: bool = True
+    """Use the game's move-ordering hint (its ``order`` kernel)."""
     killers: bool = True
+    """Try two killer moves per ply (quiet moves that cut off at that ply)."""
     history: bool = False
+    """Order quiet moves by the history heuristic."""
     history_increment: str = "pow2"  # "pow2": 2^depth (the Pentago study), "square": depth^2
+    """The history bonus of a cutoff: ``"pow2"`` 2^depth, ``"square"`` depth^2."""
     iterative: bool = True
+    """Iterative deepening (depth 1, 2, ...); required for a time or node budget."""
     pvs: bool = True
+    """Principal variation search: null windows after the first move (same values)."""
     aspiration: bool = True
+    """Aspiration windows around the previous iteration's value, from depth 4 (same values)."""
     eval_order: bool = True
-    lmr: bool | None = None  # None: on under a time or node budget, off under a depth alone
-    quiescence: bool | None = None  # None: on when the game supplies forcing moves and game.quiescence
+    """Order moves at deep nodes by their children's heuristic values (same values)."""
+    lmr: bool | None = None
+    """None: on under a time or node budget, off under a depth alone."""
+    quiescence: bool | None = None
+    """None: on when the game supplies forcing moves and game.quiescence."""
     quiescence_plies: int = 4
+    """The most plies the quiescence search follows forcing moves."""
 
     def __post_init__(self) -> None:
         for name in ("pvs", "aspiration", "eval_order", "lmr", "quiescence", "tt", "ordering", "iterative"):
@@ -121,6 +136,7 @@ class AlphaBetaConfig:
 
     @property
     def flags(self) -> int:
+        """The switches as the bit flags the compiled search reads."""
         f = F_TT if self.tt else 0
         if self.ordering:
             f |= (F_TT_MOVE if self.tt and self.tt_move else 0) | (F_HINT if self.hint else 0)
@@ -202,9 +218,12 @@ class AlphaBeta:
     def __init__(self, game: Game, heuristic: HeuristicArg = None, config: AlphaBetaConfig | None = None,
                  **options: Any) -> None:
         self.game = game
+        """The game searched."""
         self.config = config or AlphaBetaConfig(**options)
+        """The search's enhancements and table size."""
         self.config.check(game)
         self.heuristic = resolve_heuristic(game, heuristic)
+        """The evaluation at the depth limit."""
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game)
         self._negamax = _root_entry(self._kernels)
@@ -214,6 +233,8 @@ class AlphaBeta:
         self._generation = int(self._table["gen"][0])
         self._epoch = self._generation + 1  # entries stored before this generation are not ours
         self.arrays: NegamaxArrays | None = self._table["arrays"]
+        """The compiled search's record (transposition table, killers, history, per-ply arrays), kept between searches;
+        None once released."""
         if self.arrays is not None:  # a record left by a searcher that may have had another heuristic
             self.arrays.set_heuristic(self._heur)
 

@@ -18,7 +18,9 @@ from zerosum.games.kit import Game
 from zerosum.games.kit.specialize import cache_dir, specialize
 
 TEMPLATE = Path(__file__).with_name("_template.py")
+"""The source of minimax and alpha-beta, compiled once per game."""
 MCTS_TEMPLATE = Path(__file__).with_name("_mcts_template.py")
+"""The source of MCTS, compiled once per game."""
 
 # (template, id(kernels)) -> (kernels, module): a searcher per game is cheap
 _BY_KERNELS: dict[tuple[Path, int], tuple[object, ModuleType]] = {}

@@ -47,14 +47,19 @@ class MCTS:
                  max_nodes: int = 200_000) -> None:
         check_options(c=c, rollout=rollout)
         self.game = game
+        """The game searched."""
         needs_heuristic = heuristic is not None or rollout == "greedy" or rollout_depth is not None
         self.heuristic = resolve_heuristic(game, heuristic) if needs_heuristic else Heuristic("zero", zero)
+        """The heuristic that scores cut-off rollouts and greedy rollout moves (``zero`` when none is needed)."""
         self._heur = heuristic_ref(self.heuristic)
         self._kernels = compiled.for_game(game, compiled.MCTS_TEMPLATE)
         self.c, self.rollout, self.epsilon = c, rollout, epsilon
         self.rollout_depth = TO_THE_END if rollout_depth is None else int(rollout_depth)
+        """Plies a rollout plays before the heuristic scores it (to the end when not given)."""
         self.scale = float(scale) if scale else 10.0
+        """A cut-off rollout's heuristic value v counts as the win chance 0.5 + 0.5 tanh(v / scale)."""
         self.max_nodes = int(max_nodes)
+        """The most tree nodes a search may allocate."""
 
     def search(self, state: State, sims: int | None = None, *, time: float | None = None,
                seed: int | np.random.Generator | None = None) -> SearchResult:

@@ -22,17 +22,29 @@ class SearchStats:
     """
 
     nodes: int = 0
+    """Positions visited (MCTS: tree nodes)."""
     leaves: int = 0
+    """Positions scored without a search below them (alpha-beta, minimax)."""
     cutoffs: int = 0
+    """Beta cutoffs."""
     tt_probes: int = 0
+    """Transposition-table lookups."""
     tt_hits: int = 0
+    """Lookups that found the position."""
     depth: int = 0
+    """The depth completed."""
     time: float = 0.0
+    """Seconds spent."""
     simulations: int = 0
+    """MCTS simulations run."""
     qnodes: int = 0
+    """Nodes of the quiescence search (counted within ``nodes``)."""
     reduced: int = 0
+    """Late moves searched at reduced depth (LMR)."""
     researched: int = 0
+    """Searches repeated with a wider window or at full depth."""
     value: float = 0.0
+    """The iteration's value."""
 
     @property
     def ebf(self) -> float:
@@ -65,11 +77,18 @@ class SearchResult:
     """
 
     value: float
+    """The root's value for the player to move there: beyond +-WIN_BOUND a proven win or loss, a heuristic value
+    otherwise."""
     action: int
+    """The move chosen."""
     pv: tuple[int, ...]
+    """The principal variation, starting with ``action``."""
     stats: SearchStats
+    """The totals over all iterations."""
     iterations: tuple[SearchStats, ...] = field(default_factory=tuple)
+    """One record per depth of iterative deepening (one entry for a fixed-depth search)."""
     algorithm: str = "alphabeta"
+    """``"alphabeta"``, ``"minimax"`` or ``"mcts"``."""
 
     @property
     def is_proven(self) -> bool:

@@ -21,13 +21,21 @@ class GameReport:
     """What :func:`check_game` saw; every check passed."""
 
     game: str
-    games: int                      # random games played
-    positions: int                  # positions checked (finished ones included)
-    lengths: tuple[int, ...]        # moves per game
+    """The game's name."""
+    games: int
+    """Random games played."""
+    positions: int
+    """Positions checked (finished ones included)"""
+    lengths: tuple[int, ...]
+    """Moves per game."""
     outcomes: Mapping[str, int]     # "p0_wins", "p1_wins", "draws"
-    distinct: int                   # distinct positions among them
-    transpositions: int             # visits of a position already reached by another move order
-    searched: int                   # positions where alpha-beta was compared with minimax
+    """Games by result: ``p0_wins``, ``p1_wins``, ``draws``."""
+    distinct: int
+    """Distinct positions among them."""
+    transpositions: int
+    """Visits of a position already reached by another move order."""
+    searched: int
+    """Positions where alpha-beta was compared with minimax."""
 
 
 class _Keys:

@@ -22,11 +22,17 @@ class HeuristicReport:
     """What :func:`check_heuristic` saw; every check passed."""
 
     name: str
-    positions: int          # positions evaluated for both players
-    low: float              # the smallest value seen
-    high: float             # the largest value seen
-    compared: bool          # compiled kernel compared with its source run as plain Python
-    searched: int           # positions where both versions gave the same search result
+    """The heuristic's name."""
+    positions: int
+    """Positions evaluated for both players."""
+    low: float
+    """The smallest value seen."""
+    high: float
+    """The largest value seen."""
+    compared: bool
+    """Compiled kernel compared with its source run as plain Python."""
+    searched: int
+    """Positions where both versions gave the same search result."""
 
 
 def _value(game: Game, h: Heuristic, fn: Callable[..., Any], state: np.ndarray,

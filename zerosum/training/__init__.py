@@ -8,7 +8,7 @@
   :class:`SelfPlayPool` of frozen snapshots.
 * :mod:`~zerosum.training.symmetry`: the board's symmetries, one per episode with
   ``SingleAgentEnv(..., symmetry=True)``.
-* :func:`~zerosum.training.train.train` with :class:`~zerosum.training.train.TrainConfig`;
+* :func:`~zerosum.training.train.train` with :class:`~zerosum.training.config.TrainConfig`;
   named settings in :mod:`~zerosum.training.recipes`; the CLI ``zerosum train``.
 * Checkpoints (``model.zip`` + ``model.json`` metadata, read and written by
   :mod:`zerosum.agents.checkpoints`) play as agents: ``make_agent("ppo(path=runs/ttt/model.zip)")``.

@@ -32,6 +32,7 @@ else:
 EVERY_LINE = "every line"
 """The opponent of exhaustive evaluation rows."""
 EVAL_COLUMNS = ["steps", "seconds", "opponent", "openings", "seat", "games", "wins", "draws", "losses", "score"]
+"""The columns of the run's ``eval.csv``."""
 
 
 def policy_agent(model: Any, algo: str, obs_format: str, *, deterministic: bool = True, frozen: bool = False,
@@ -73,17 +74,25 @@ class EvalCallback(BaseCallback):
                  exploiter: Any = None) -> None:
         super().__init__(verbose)
         self.exhaustive = bool(exhaustive)
+        """Also walk every opponent move against the deterministic policy (small games)."""
         self.exploiter = exploiter
         """An ExploiterAgent aimed at the lines each exhaustive walk finds lost."""
         self.openings = tuple(int(k) for k in openings) or (0,)
+        """The numbers of random opening plies evaluated from."""
         self.on_best = on_best
+        """Called as ``on_best(steps, summary)`` when an evaluation ranks first so far."""
         self.best: dict[str, Any] | None = None
+        """The summary of the best evaluation so far, or None."""
         self.game, self.opponent_specs, self.every = game, list(opponents), int(every)
         self.games_per_seat, self.algo, self.obs_format = int(games_per_seat), algo, obs_format
         self.csv_path = Path(csv_path) if csv_path else None
+        """Where evaluation rows are appended (None: nowhere)."""
         self.seed = seed
+        """The evaluations' seed (the same games each time)."""
         self.history: list[dict[str, Any]] = []
+        """Every evaluation row so far."""
         self.last_report: EvaluationReport | None = None
+        """The last evaluation's report, or None."""
         self._next = self.every
         self._start = time.perf_counter()
         self._eval_seconds = 0.0
@@ -206,6 +215,7 @@ class SelfPlayCallback(BaseCallback):
         super().__init__(verbose)
         self.pool, self.every, self.algo, self.obs_format = pool, int(every), algo, obs_format
         self.deterministic = deterministic
+        """Whether snapshots play their best action (True) or sample."""
         self._next = 0
 
     def _on_step(self) -> bool:
@@ -225,6 +235,7 @@ class OutcomeCallback(BaseCallback):
     def __init__(self, source: OpponentSource, verbose: int = 0) -> None:
         super().__init__(verbose)
         self.source = source
+        """The opponent source told each finished episode's result."""
         self.counts = np.zeros((2, 4), dtype=np.int64)
         """Seat x (win, draw, loss, illegal)"""
         self._window = np.zeros((2, 4), dtype=np.int64)
@@ -275,6 +286,7 @@ class ProgressCallback(BaseCallback):
         super().__init__()
         self.total, self.outcomes, self.evaluator, self.every = int(total), outcomes, evaluator, float(every)
         self.write = write or (lambda line: print(line, flush=True))
+        """Where progress lines go (default: print)."""
         self._last_t, self._last_steps = time.perf_counter(), 0
 
     def _on_training_start(self) -> None:
@@ -309,6 +321,7 @@ class TimeLimitCallback(BaseCallback):
         self.seconds, self.evaluator = float(seconds), evaluator
         self._start = time.perf_counter()
         self.stopped = False
+        """Whether the time limit stopped training."""
 
     def _on_training_start(self) -> None:
         self._start = time.perf_counter()

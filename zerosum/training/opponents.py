@@ -40,11 +40,14 @@ class FixedOpponent(OpponentSource):
 
     def __init__(self, opponent: str | Agent) -> None:
         self.opponent = opponent
+        """The opponent: an agent spec or an Agent."""
 
     def sample(self, rng: np.random.Generator) -> str | Agent:
+        """Always the same opponent."""
         return self.opponent
 
     def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
         return {"kind": "fixed", "opponent": getattr(self.opponent, "name", self.opponent)}
 
 
@@ -64,19 +67,25 @@ class MixedOpponent(OpponentSource):
             raise ValueError(f"weights={weights!r} must be {len(opponents)} non-negative numbers, not all 0")
         self.opponents, self.p = list(opponents), w / w.sum()
         self.results: dict[str, deque[float]] = {}
+        """The learner's last 500 rewards against each opponent, by name."""
 
     def sample(self, rng: np.random.Generator) -> str | Agent:
+        """An opponent drawn by the mixture's weights."""
         return self.opponents[int(rng.choice(len(self.opponents), p=self.p))]
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
+        """Record a finished episode: the learner's reward (+1 win, 0 draw, -1 loss) against ``opponent`` from
+        ``seat``."""
         self.results.setdefault(opponent, deque(maxlen=500)).append(reward)
 
     def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
         return {"kind": "mixture", "opponents": [getattr(o, "name", o) for o in self.opponents],
                 "weights": [round(float(x), 6) for x in self.p]}
 
 
 PRIORITIES = ("learnable", "hard")
+"""The priority rules of a prioritized mixture: ``learnable`` s(1-s), ``hard`` (1-s)^2."""
 
 
 def game_score(reward: float) -> float:
@@ -115,9 +124,12 @@ class PrioritizedOpponents(OpponentSource):
         if not 0.0 <= floor <= 1.0:
             raise ValueError(f"floor={floor!r} is not allowed: a share in [0, 1]")
         self.mixture = MixedOpponent(opponents, weights)
+        """The opponents and their base weights."""
         self.names: list[str] = [str(getattr(o, "name", o)) for o in self.mixture.opponents]
+        """The opponents' names, in order."""
         self.priority, self.window, self.floor = priority, int(window), float(floor)
         self.results: dict[str, deque[float]] = {name: deque(maxlen=self.window) for name in self.names}
+        """The learner's last ``window`` scores against each opponent, by name."""
 
     def scores(self) -> np.ndarray:
         """Each opponent's recent score for the learner (1/2 before its first game)."""
@@ -132,13 +144,17 @@ class PrioritizedOpponents(OpponentSource):
         return out
 
     def sample(self, rng: np.random.Generator) -> str | Agent:
+        """An opponent drawn by base weight times priority (with the ``floor`` share spread evenly)."""
         return self.mixture.opponents[int(rng.choice(len(self.names), p=self.probabilities()))]
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
+        """Record a finished episode: the learner's reward (+1 win, 0 draw, -1 loss) against ``opponent`` from
+        ``seat``."""
         if opponent in self.results:
             self.results[opponent].append(game_score(reward))
 
     def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
         return {"kind": "prioritized", "opponents": self.names, "weights": [round(float(x), 6) for x in self.mixture.p],
                 "priority": self.priority, "window": self.window, "floor": self.floor,
                 "scores": [round(float(x), 3) for x in self.scores()],
@@ -164,9 +180,13 @@ class Curriculum(OpponentSource):
             raise ValueError(f"metric={metric!r} is not allowed: 'win' or 'score'")
         self.stages, self.threshold, self.window, self.metric = list(stages), float(threshold), int(window), metric
         self.stage = 0
+        """The index of the current opponent in ``stages``."""
         self.episodes = 0
+        """Episodes recorded so far."""
         self.results: deque[float] = deque(maxlen=self.window)
+        """The learner's results over the last ``window`` episodes of this stage."""
         self.stage_log: list[tuple[int, int]] = [(0, 0)]
+        """(episode, stage) each time the stage advanced, from (0, 0)."""
 
     @property
     def current(self) -> str:
@@ -178,9 +198,12 @@ class Curriculum(OpponentSource):
         return float(np.mean(self.results)) if self.results else 0.0
 
     def sample(self, rng: np.random.Generator) -> str:
+        """The current stage's opponent."""
         return self.current
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
+        """Record a finished episode: the learner's reward (+1 win, 0 draw, -1 loss) against ``opponent`` from
+        ``seat``. Advances a stage once the rate over ``window`` episodes reaches ``threshold``."""
         self.episodes += 1
         if opponent != self.current:
             return  # an episode begun before the last advance
@@ -192,6 +215,7 @@ class Curriculum(OpponentSource):
             self.stage_log.append((self.episodes, self.stage))
 
     def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
         return {"kind": "curriculum", "stages": self.stages, "threshold": self.threshold, "window": self.window,
                 "metric": self.metric, "stage": self.stage, "stage_log": self.stage_log}
 
@@ -220,10 +244,16 @@ class SelfPlayPool(OpponentSource):
         self.base, self.base_prob = base, float(base_prob)
         self.pool_size, self.latest_prob = int(pool_size), float(latest_prob)
         self.pool: deque[Agent] = deque(maxlen=self.pool_size)
+        """The frozen snapshots, newest last (at most ``pool_size``)."""
         self.added = 0
+        """Snapshots added so far."""
         self.results: dict[str, deque[float]] = {}
+        """The learner's rewards by opponent name."""
         self.priority = priority
-        self.snapshot_results: dict[str, deque[float]] = {}  # by snapshot name
+        """How an older snapshot is drawn: None uniformly, ``"learnable"`` or ``"hard"`` by the learner's score against
+        it."""
+        self.snapshot_results: dict[str, deque[float]] = {}
+        """By snapshot name."""
 
     def add(self, agent: Agent) -> None:
         """Freeze another snapshot into the pool (the oldest leaves when it is full)."""
@@ -231,6 +261,8 @@ class SelfPlayPool(OpponentSource):
         self.pool.append(agent)
 
     def sample(self, rng: np.random.Generator) -> str | Agent:
+        """A fixed opponent with chance ``base_prob`` (always while the pool is empty), else the newest snapshot with
+        chance ``latest_prob``, else an older one by ``priority``."""
         if not self.pool or rng.random() < self.base_prob:
             return self.base[int(rng.integers(len(self.base)))]
         if rng.random() < self.latest_prob:
@@ -247,12 +279,15 @@ class SelfPlayPool(OpponentSource):
         return out
 
     def record(self, opponent: str, reward: float, seat: int) -> None:
+        """Record a finished episode: the learner's reward (+1 win, 0 draw, -1 loss) against ``opponent`` from
+        ``seat``."""
         kind = opponent if opponent in self.base else "snapshot"
         self.results.setdefault(kind, deque(maxlen=500)).append(1.0 if reward > 0 else 0.0)
         if kind == "snapshot":
             self.snapshot_results.setdefault(opponent, deque(maxlen=100)).append(game_score(reward))
 
     def describe(self) -> dict[str, Any]:
+        """A JSON-able description for checkpoint metadata and logs."""
         return {"kind": "self_play", "base": self.base, "base_prob": self.base_prob, "pool_size": self.pool_size,
                 "latest_prob": self.latest_prob, "snapshots_added": self.added, "priority": self.priority}
 

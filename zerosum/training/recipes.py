@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-# name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1.
 RECIPES: dict[str, dict[str, Any]] = {
     # MaskablePPO against a mixture: random (wins to learn from), perfect play (`solved`: random
     # among the best moves; never lose to it), perfect play that blunders 30% of the time (threats
@@ -92,6 +91,7 @@ RECIPES: dict[str, dict[str, Any]] = {
         "eval_opponents": ["alphabeta(depth=1)"], "eval_games": 50, "eval_every": 100_000, "save_every": 250_000,
     },
 }
+"""Name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1."""
 
 
 def describe_recipes() -> str:
@@ -101,7 +101,7 @@ def describe_recipes() -> str:
 
 def recipe(name: str, **overrides: Any) -> Any:
     """The TrainConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
-    from zerosum.training.train import TrainConfig
+    from zerosum.training.config import TrainConfig
 
     try:
         base = RECIPES[name]
@@ -125,6 +125,7 @@ RECIPE_NOTES: dict[str, str] = {
                "(long; give --max-seconds)",
     "pentago_curriculum": "Pentago through random, alpha-beta depth 1, depth 2 by win rate (long)",
 }
+"""What each recipe trains and reaches, in one line (``zerosum train --help``)."""
 
 
 def _existing_tictactoe(path: str | Path) -> tuple[Path, bool]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from zerosum.games.kit import ZerosumError
 
 if TYPE_CHECKING:
-    from zerosum.training.train import TrainConfig
+    from zerosum.training.config import TrainConfig
 
 # settings that may differ between a run and its resumption (they do not change what is learned)
 RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")

@@ -73,6 +73,7 @@ from zerosum.training.opponents import OpponentSource, as_source
 from zerosum.training.symmetry import board_symmetries
 
 SEATS = (0, 1, "alternate", "random")
+"""The learner's seat: 0, 1, alternating by episode, or random."""
 
 
 class EpisodeOverError(ZerosumError, RuntimeError):
@@ -93,6 +94,7 @@ class SingleAgentEnv(gym.Env):
     """One seat of a two-player zerosum game as a gymnasium env; the opponent replies inside."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    """gymnasium metadata: the render modes and fps."""
 
     def __init__(self, game: str | Game = "tictactoe", opponent: str | Agent | OpponentSource = "random", *,
                  seat: int | str = "alternate", first_seat: int = 0, obs_format: str = "flat",
@@ -112,33 +114,47 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r} is not allowed: "
                              f"one of {self.metadata['render_modes']} or None")
         self.game = resolve_game(game, variant)
+        """The game (and variant) played."""
         self.symmetries = board_symmetries(self.game) if symmetry else None
-        self.symmetry = 0  # this episode's (0: the identity)
+        """The board's symmetries when ``symmetry=True`` (one is drawn per episode), else None."""
+        self.symmetry = 0
+        """This episode's (0: the identity)"""
         self.env_name = env_name(self.game.name)
+        """The PettingZoo env of the game (recorded in checkpoints)."""
         self.source = as_source(opponent)
+        """Where each episode's opponent comes from."""
         self.seat_mode, self.first_seat = seat, first_seat
         self.obs_format, self.illegal_penalty = obs_format, float(illegal_penalty)
         self.render_mode = render_mode
+        """``"ansi"``, ``"rgb_array"`` or None."""
         g = self.game
         n_obs = int(np.prod(g.observation_shape))
         if obs_format == "flat":
             self.observation_space = spaces.Box(0.0, 1.0, shape=(n_obs + g.num_actions,), dtype=np.float32)
+            """``flat``: the observation planes and the action mask in one Box; ``dict``: both as entries of a Dict."""
         else:
             self.observation_space = spaces.Dict({
                 "observation": spaces.Box(0, 1, shape=g.observation_shape, dtype=np.int8),
                 "action_mask": spaces.Box(0, 1, shape=(g.num_actions,), dtype=np.int8),
             })
         self.action_space = spaces.Discrete(g.num_actions)
+        """``Discrete(num_actions)``."""
         self._moves = np.empty(g.max_moves, dtype=np.int64)
         self.fresh_opponents = bool(fresh_opponents)
+        """A new opponent instance every episode (True), or one kept per spec."""
         self.random_opening = float(random_opening)
+        """The chance that an episode starts with one random ply."""
         self._agents: dict[str, Agent] = {}  # this env's own opponent instances, by spec (when reused)
         self._opp_rng = np.random.default_rng()
         self._episode = 0
         self.state: np.ndarray | None = None
+        """The current state (None before ``reset``)."""
         self.learner = first_seat if seat == "alternate" else (seat if seat in (0, 1) else 0)
+        """The learner's seat in the current episode."""
         self.opponent: Agent | None = None
+        """The current episode's opponent."""
         self.opponent_key = ""
+        """The current opponent's name, as its source records results."""
         self._mask = np.zeros(g.num_actions, dtype=np.int8)
         self._done = True
 
@@ -254,6 +270,7 @@ class SingleAgentEnv(gym.Env):
         return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:
+        """The current position: text (``ansi``), an RGB array (``rgb_array``), or None."""
         if self.state is None or self.render_mode is None:
             return None
         if self.render_mode == "ansi":

@@ -35,6 +35,7 @@ import numpy as np
 from zerosum.games import Game
 
 SYMMETRIC_GAMES = ("connect_four", "pentago", "tictactoe")
+"""The games with board symmetries for training."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,13 @@ class BoardSymmetries:
     of cell ``c`` and action ``a`` under symmetry ``k``; ``inverse_actions[k]`` undoes ``actions[k]``."""
 
     cells: np.ndarray
+    """``cells[k, c]``: the image of cell ``c`` under symmetry ``k``."""
     actions: np.ndarray
+    """``actions[k, a]``: the image of action ``a`` under symmetry ``k``."""
     inverse_cells: np.ndarray
+    """``inverse_cells[k]`` undoes ``cells[k]``."""
     inverse_actions: np.ndarray
+    """``inverse_actions[k]`` undoes ``actions[k]``."""
 
     def __len__(self) -> int:
         return int(self.cells.shape[0])

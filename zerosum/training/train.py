@@ -33,148 +33,24 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from zerosum.agents.checkpoints import ALGOS, require_train_extra
-from zerosum.agents.learned import OBS_FORMATS
+from zerosum.agents.checkpoints import require_train_extra
 from zerosum.training.opponents import (
-    PRIORITIES, Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
+    Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
 )
-from zerosum.training.rundir import RESUMABLE, TrainingSetupError, check_out
-from zerosum.training.single_agent import SEATS, SingleAgentEnv, resolve_game
-
-# algorithm defaults, overridable through TrainConfig.algo_kwargs
-PPO_DEFAULTS: dict[str, Any] = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 1e-3,
-                                "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01, "clip_range": 0.2}
-DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "learning_starts": 1_000,
-                                "batch_size": 64, "train_freq": 4, "target_update_interval": 1_000,
-                                "exploration_fraction": 0.3, "exploration_final_eps": 0.05, "gamma": 0.99}
+from zerosum.training.rundir import TrainingSetupError, check_out
+from zerosum.training.config import DQN_DEFAULTS, PPO_DEFAULTS, TrainConfig, TrainResult
+from zerosum.training.single_agent import SingleAgentEnv, resolve_game
 
 
-ACTIVATIONS = ("tanh", "relu")
-LR_SCHEDULES = ("constant", "linear")
 def _activation(name: str) -> Any:
     import torch
 
     return {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[name]
-
-
-@dataclass
-class TrainConfig:
-    """Everything a training run depends on (stored in the checkpoint's metadata)."""
-
-    game: str = "tictactoe"                      # game or env name
-    variant: dict[str, Any] = field(default_factory=dict)
-    opponent: str | list[str] = "random"         # fixed opponent (agent spec), or a list: a mixture
-    opponent_weights: list[float] | None = None  # the mixture's weights (uniform by default)
-    opponent_priority: str | None = None         # "learnable"/"hard": a mixture's (or self-play pool's) weights
-                                                 # follow the learner's scores
-    curriculum: list[str] | None = None          # opponents in order; overrides `opponent`
-    threshold: float = 0.8                       # curriculum: advance at this win rate ...
-    window: int = 500                            # ... over this many episodes (also opponent_priority's window)
-    curriculum_metric: str = "win"               # "win" or "score" (draw = half)
-    random_opening: float = 0.0                  # chance that an episode starts with one random ply
-    symmetry: bool = False                       # show each episode under a random board symmetry
-    self_play: bool = False                      # play a pool of frozen snapshots
-    pool_size: int = 10
-    snapshot_every: int = 20_000
-    base_prob: float = 0.2                       # self-play: chance of a fixed opponent instead
-    algo: str = "maskable_ppo"
-    steps: int = 50_000
-    max_seconds: float | None = None             # stop earlier after this much training time
-    n_envs: int = 8
-    vec: str = "dummy"                           # "dummy" (in-process) or "subproc"
-    seat: int | str = "alternate"
-    obs_format: str = "flat"
-    illegal_penalty: float = -1.0
-    net_arch: tuple[int, ...] = (64, 64)
-    activation: str = "tanh"                     # hidden layers' activation: tanh (SB3's default) or relu
-    algo_kwargs: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    threads: int = 1
-    device: str = "cpu"
-    eval_every: int = 0                          # 0: evaluate only at the end
-    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
-    eval_games: int = 50                         # per opponent and seat
-    eval_openings: list[int] = field(default_factory=lambda: [0])  # evaluate from these numbers of random plies
-    eval_exhaustive: bool = False                # also walk every opponent move (small games: a proof)
-    exploiter: float = 0.0                       # mixture weight of an opponent aiming at the lines last found lost
-    keep_best: bool = True                       # save best.zip at the best periodic evaluation
-    lr_schedule: str = "constant"                # "linear": the learning rate decays to 0 at `steps`
-    log_every: float = 15.0                      # seconds between progress lines (verbose >= 1)
-    save_every: int = 0
-    out: str | None = "runs/train"
-    tensorboard: bool = True                     # when tensorboard is installed
-    verbose: int = 0
-
-    def __post_init__(self) -> None:
-        if self.algo not in ALGOS:
-            raise ValueError(f"algo={self.algo!r} is not allowed: one of {', '.join(ALGOS)}")
-        if self.obs_format not in OBS_FORMATS:
-            raise ValueError(f"obs_format={self.obs_format!r} is not allowed: one of {OBS_FORMATS}")
-        if self.seat not in SEATS or isinstance(self.seat, bool):
-            raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
-        if self.vec not in ("dummy", "subproc"):
-            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy' or 'subproc'")
-        if isinstance(self.opponent, (list, tuple)) and not self.opponent:
-            raise ValueError("opponent=[] is not allowed: give at least one agent spec")
-        if self.vec == "subproc" and (self.curriculum or self.self_play):
-            raise ValueError("a curriculum or self-play pool is shared between envs: use vec='dummy'")
-        for name in ("steps", "n_envs", "threads"):
-            if int(getattr(self, name)) < 1:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not allowed: at least 1")
-        self.net_arch = tuple(int(n) for n in self.net_arch)
-        if self.exploiter and not (self.eval_exhaustive and self.eval_every > 0 and self.eval_games > 0):
-            raise ValueError("exploiter needs eval_exhaustive with periodic evaluation (eval_every, eval_games > 0): "
-                             "its targets are the lines the last evaluation found lost")
-        if isinstance(self.exploiter, bool) or not 0.0 <= float(self.exploiter) < 1.0:
-            raise ValueError(f"exploiter={self.exploiter!r} is not allowed: a mixture weight in [0, 1)")
-        if self.lr_schedule not in LR_SCHEDULES:
-            raise ValueError(f"lr_schedule={self.lr_schedule!r} is not allowed: one of {', '.join(LR_SCHEDULES)}")
-        if isinstance(self.random_opening, bool) or not 0.0 <= float(self.random_opening) <= 1.0:
-            raise ValueError(f"random_opening={self.random_opening!r} is not allowed: a probability in [0, 1]")
-        self.eval_openings = [int(k) for k in self.eval_openings] or [0]
-        if min(self.eval_openings) < 0:
-            raise ValueError(f"eval_openings={self.eval_openings!r} is not allowed: numbers of plies >= 0")
-        if self.opponent_priority is not None and self.opponent_priority not in PRIORITIES:
-            raise ValueError(f"opponent_priority={self.opponent_priority!r} is not allowed: "
-                             f"one of {PRIORITIES} or None")
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
-
-    def hyperparameters(self) -> dict[str, Any]:
-        """The algorithm's settings in force (defaults plus overrides)."""
-        base = DQN_DEFAULTS if self.algo in ("dqn", "maskable_dqn") else PPO_DEFAULTS
-        return {**base, **self.algo_kwargs, "net_arch": list(self.net_arch), "activation": self.activation,
-                "n_envs": self.n_envs, "lr_schedule": self.lr_schedule}
-
-    def settings(self) -> dict[str, Any]:
-        """The settings that define what a run learns (compared when a directory is reused)."""
-        fields = json.loads(json.dumps(dataclasses.asdict(self), default=list))
-        return {k: v for k, v in fields.items() if k not in RESUMABLE}
-
-
-@dataclass
-class TrainResult:
-    """What a run produced and how fast."""
-
-    checkpoint: Path | None
-    metadata: dict[str, Any]
-    steps: int
-    seconds: float                 # learn() wall time, evaluation excluded
-    eval_seconds: float
-    eval_rows: list[dict[str, Any]]
-    outcomes: dict[str, dict[str, int]]  # training episodes per seat
-    model: Any = None
-
-    @property
-    def steps_per_second(self) -> float:
-        """Learner steps per second of training (rollouts and updates; evaluation excluded)."""
-        return self.steps / self.seconds if self.seconds else 0.0
 
 
 def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:

@@ -111,6 +111,7 @@ from zerosum.games.kit import (
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
                   observe=rules.observe, order=heuristics.forward_first)
+"""Halma's compiled rules, as the kit's Kernels record."""
 _COLS = "abcdefghijklmnop"
 
 
@@ -126,14 +127,19 @@ class Halma(Game):
     """Two-player Halma; ``size`` 16 (default), 10 or 8; ``max_turns`` counts moves of both players."""
 
     name = "halma"
+    """The registered name, ``"halma"``."""
     kernels = KERNELS
+    """Halma's compiled rules."""
     variants = (
         Variant("size", int, 16, "the board's side (camps of 10, 15 or 19 pieces)", choices=SIZES),
         Variant("max_turns", int, None, "the draw cap in moves of either player (None: 200, 300 or 600 "
                 "by size)", range=(1, 100_000), optional=True),
     )
+    """``size`` (8, 10 or 16) and ``max_turns`` (None: the size's default)."""
     heuristics = {**heuristics.HEURISTICS, "phased": strategies.PHASED}
+    """Distance-based heuristics and the phased strategy."""
     default_heuristic = "distance"
+    """``distance``: the difference of the players' distances to their goal camps."""
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """params ``[size index, size, max_turns]``; both camps full; (N*N)**2 actions."""

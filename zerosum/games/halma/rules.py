@@ -22,8 +22,10 @@ from zerosum.games.kit import (
 
 P_Z, P_SIZE, P_MAX_TURNS = 0, 1, 2
 STATE_SIZE = 10
+"""The length of a Halma state vector."""
 TURN, HASH = 8, 9
 PASS = 0
+"""The pass action (a player with no move passes)."""
 
 
 # ---- bit helpers ----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from zerosum.games.kit import i64, i64_array
 
 Square = int
 SIZES = (8, 10, 16)
+"""The board sizes Halma supports (``size`` variant)."""
 CAMP_ROWS = {16: (5, 5, 4, 3, 2), 10: (5, 4, 3, 2, 1), 8: (4, 3, 2, 1)}
 """The width of each row of player 0's home camp, counted from its corner."""
 DEFAULT_MAX_TURNS = {16: 600, 10: 300, 8: 200}

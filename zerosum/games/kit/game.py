@@ -56,12 +56,19 @@ class Layout:
     default that depends on another variant)."""
 
     params: Sequence[int] | np.ndarray
+    """The parameter vector the kernels read."""
     initial: Sequence[int] | np.ndarray
+    """The starting state."""
     num_actions: int
+    """How many actions there are."""
     max_moves: int
+    """The most legal moves any position has."""
     max_game_length: int
+    """The most plies a game can last."""
     observation_shape: tuple[int, ...]
+    """The shape of an observation."""
     variant: Mapping[str, Any] | None = None
+    """The variant in force when ``layout`` normalises it (None: as given)."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +76,19 @@ class GameSpec:
     """The frozen description of one game under one variant."""
 
     name: str
+    """The game's registered name."""
     num_actions: int
+    """How many actions there are."""
     max_moves: int
+    """The most legal moves any position has."""
     state_size: int
+    """The length of a state vector."""
     observation_shape: tuple[int, ...]
+    """The shape of an observation."""
     max_game_length: int
+    """The most plies a game can last."""
     variant: tuple[tuple[str, Any], ...]
+    """The variant in force, as sorted (name, value) pairs."""
 
 
 def _rebuild(cls: type[Game], variant: dict[str, Any]) -> Game:
@@ -99,24 +113,37 @@ class Game:
     """
 
     name: ClassVar[str] = ""
+    """The game's registered name (``make_game(name)``), e.g. ``"tictactoe"``."""
     kernels: ClassVar[Kernels]
+    """The compiled rules (:class:`~zerosum.games.kit.kernels.Kernels`) the envs, the search and the agents call."""
     variants: ClassVar[tuple[Variant, ...]] = ()
+    """The rule variants the game accepts as keyword arguments, with their defaults and allowed values."""
     heuristics: ClassVar[Mapping[str, Heuristic]] = MappingProxyType({})
+    """The game's evaluation functions by name; ``heuristic="name"`` picks one in the search and the agents."""
     default_heuristic: ClassVar[str] = ZERO.name
+    """The heuristic the search uses when none is given."""
     quiescence: ClassVar[bool] = True
     """Whether alpha-beta's quiescence search is on by default (for a game whose kernels
     supply forcing moves): False where it measured weaker at equal time."""
 
-    # set once by __init__ (the game is frozen after it)
     variant: Mapping[str, Any]
+    """Set once by __init__ (the game is frozen after it)"""
     params: np.ndarray
+    """The variant's parameter vector, the first argument of every kernel."""
     initial: np.ndarray
+    """The starting state (``initial_state()`` returns a copy)."""
     spec: GameSpec
+    """The game and variant as one frozen record (name, sizes, variant)."""
     num_actions: int
+    """How many actions there are: actions are ints in [0, num_actions)."""
     max_moves: int
+    """The most legal moves any position has (the size of a moves buffer)."""
     max_game_length: int
+    """The most plies a game can last under this variant."""
     observation_shape: tuple[int, ...]
+    """The shape of ``observe(state, player)``: planes of 0/1 from the player's point of view."""
     state_size: int
+    """The length of a state vector (int64)."""
     _calls: HotCalls
     _legal: Any  # the kernels' machine-code entry points (hot.entry_point): numba's, untyped
     _apply: Any

@@ -25,9 +25,14 @@ class Heuristic:
     """
 
     name: str
+    """The name a search or agent spec uses (``heuristic="name"``)."""
     fn: Callable[[np.ndarray, np.ndarray, int], float]
+    """The evaluation: a numba kernel of signature ``HEURISTIC`` or a Python callable ``fn(params, state, player) ->
+    float``."""
     doc: str = ""
+    """One line saying what it measures (shown by ``zerosum describe`` and the game pages)."""
     symmetric: bool = False
+    """Claims ``fn(s, 0) == -fn(s, 1)`` for every position; ``zerosum.testing.check_heuristic`` checks it."""
 
     @property
     def compiled(self) -> bool:

@@ -41,11 +41,15 @@ from zerosum.games.kit.errors import KernelError
 from zerosum.games.kit.toolkit import kernel
 
 Action = int
+"""An action: an int in [0, num_actions)."""
 Player = int
+"""A player: 0 (moves first) or 1."""
 I64Array = npt.NDArray[np.int64]
 """An int64 vector: a move list, a table; what the kernels' int64[::1] arguments are."""
 F64Array = npt.NDArray[np.float64]
+"""A float64 numpy array (heuristic weights, move scores)."""
 I8Array = npt.NDArray[np.int8]
+"""An int8 numpy array (observations)."""
 Params = I64Array
 """A game's params vector (read-only): the rule variant in force, as the kernels read it."""
 State = I64Array
@@ -56,30 +60,47 @@ _STATE = types.int64[::1]
 _MOVES = types.int64[::1]
 
 LEGAL = types.int64(_PARAMS, _STATE, _MOVES)
+"""numba signature of ``legal(params, state, moves) -> n``: writes the legal actions into ``moves``."""
 APPLY = types.void(_PARAMS, _STATE, types.int64, _STATE)
+"""numba signature of ``apply(params, state, action, out)``: writes the next state into ``out``."""
 STATUS = types.int64(_PARAMS, _STATE)
+"""numba signature of ``status(params, state) -> int``: ONGOING, P0_WINS, P1_WINS or DRAW."""
 PLAYER = types.int64(_PARAMS, _STATE)
+"""numba signature of ``player(params, state) -> int``: who moves."""
 KEY = types.int64(_PARAMS, _STATE)
+"""numba signature of ``key(params, state) -> int``: a 64-bit hash of the position."""
 OBSERVE = types.void(_PARAMS, _STATE, types.int64, types.int8[::1])
+"""numba signature of ``observe(params, state, player, out)``: writes the observation planes."""
 ORDER = types.void(_PARAMS, _STATE, _MOVES, types.int64, types.float64[::1])
+"""numba signature of ``order(params, state, moves, n, scores)``: the move-ordering hint."""
 IS_LEGAL = types.boolean(_PARAMS, _STATE, types.int64)
+"""numba signature of ``is_legal(params, state, action) -> bool``."""
 FORCING = types.int64(_PARAMS, _STATE, _MOVES)
+"""numba signature of ``forcing(params, state, moves) -> n``: the forcing moves (quiescence search)."""
 HEURISTIC = types.float64(_PARAMS, _STATE, types.int64)
+"""numba signature of a compiled heuristic ``h(params, state, player) -> float``."""
 
-# Status codes returned by the ``status`` kernel (plain ints inside compiled code).
 ONGOING = 0
+"""Status codes returned by the ``status`` kernel (plain ints inside compiled code)."""
 P0_WINS = 1
+"""``status`` of a game player 0 won."""
 P1_WINS = 2
+"""``status`` of a game player 1 won."""
 DRAW = 3
+"""``status`` of a drawn game."""
 
 
 class Outcome(enum.IntEnum):
     """Result of a position, as returned by ``Game.outcome``."""
 
     ONGOING = ONGOING
+    """The game is not over."""
     P0_WINS = P0_WINS
+    """Player 0 won."""
     P1_WINS = P1_WINS
+    """Player 1 won."""
     DRAW = DRAW
+    """The game ended in a draw."""
 
     @property
     def winner(self) -> Player | None:
@@ -131,15 +152,25 @@ class Kernels:
     """
 
     legal: Any = None
+    """``legal(params, state, moves) -> n``: the legal actions, written into ``moves``."""
     apply: Any = None
+    """``apply(params, state, action, out)``: the state after ``action``, written into ``out``."""
     status: Any = None
+    """``status(params, state)``: ONGOING, P0_WINS, P1_WINS or DRAW."""
     player: Any = None
+    """``player(params, state)``: the player to move."""
     key: Any = None
+    """``key(params, state)``: a 64-bit hash of the position (transposition tables)."""
     observe: Any = None
+    """``observe(params, state, player, out)``: the observation planes from ``player``'s side."""
     order: Any = no_order_hint
+    """Optional move-ordering hint for the search (default: none)."""
     is_legal: Any = None
+    """``is_legal(params, state, action)``: whether one action is legal, without generating all."""
     forcing: Any = no_forcing
+    """Optional forcing moves for the quiescence search (default: none)."""
     distinct: Any = None
+    """Optional: the legal actions with each child position listed once (Pentago's rotations)."""
 
     @property
     def has_forcing(self) -> bool:

@@ -40,13 +40,21 @@ class Variant:
     """
 
     name: str
+    """The keyword argument's name."""
     kind: Any
+    """Its type: ``bool``, ``int``, ``float``, ``str`` or ``"ints"`` (a tuple of ints)."""
     default: Any
+    """The value when none is given."""
     doc: str
+    """What the variant changes, in one line."""
     range: tuple[Any, Any] | None = None
+    """Inclusive bounds of an int or float (of each item of ``"ints"``); None: unbounded."""
     choices: tuple[Any, ...] | None = None
+    """The allowed values; None: any value of the kind (within ``range``)."""
     length: tuple[int, int] | None = None
+    """Inclusive bounds on the number of items of ``"ints"``."""
     optional: bool = False
+    """Whether ``None`` is allowed (the game then derives the value)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
