@@ -102,3 +102,29 @@ def test_the_page_runs(page, tmp_path, monkeypatch):
             _run_sh(b.text)
             ran += 1
     assert ran or page.startswith("concepts/"), f"{page} has no code that runs"
+
+
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
+
+
+@pytest.mark.parametrize("page", [*sorted(p.relative_to(DOCS.parent).as_posix() for p in DOCS.rglob("*.md")),
+                                  "CHANGELOG.md", "README.md"])
+def test_every_list_starts_after_a_blank_line(page):
+    """Markdown runs a list into the paragraph above it unless a blank line separates them."""
+    fenced, previous, offenders = False, "", []
+    for number, line in enumerate((DOCS.parent / page).read_text().splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif (not fenced and LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous)
+              and not previous.startswith((" ", "\t", "|"))):
+            offenders.append(number)
+        previous = line
+    assert not offenders, f"{page}: a list item right after a paragraph line at lines {offenders}"
+
+
+def test_the_tournaments_page_lists_every_configuration_key():
+    from zerosum.evaluation import config
+
+    page = (DOCS / "tutorials" / "tournaments.md").read_text()
+    for key in [*config._KEYS, *config._AGENT_KEYS]:
+        assert f"| `{key}` |" in page, f"the key {key!r} is not in the tournaments tutorial's tables"
