@@ -10,10 +10,10 @@
 | Observation shape  | (7, 7, 17)                                     |
 | Observation values | [0, 1]                                         |
 
-Each player has 9 men. They take turns placing them on the 24 points of three nested
-squares, then move them along the lines to adjacent empty points; a player down to 3 men
-may fly to any empty point. Three men of one colour on a line (a mill) let their owner
-remove one of the opponent's men at once: after a mill-closing action the *same* agent
+A game of mills (three men on a line) on the 24 points of three nested squares. Each
+player has 9 men. They take turns placing them on the points, then move them along the
+lines to adjacent empty points; a player down to 3 men may fly to any empty point. A mill
+lets its owner remove one of the opponent's men at once: after a mill-closing action the *same* agent
 acts again (`agent_selection` does not change) and its action is the removal. A player
 left with 2 men, or with no legal move, loses. After `max_turns` turns (default 200) the
 game is a draw. `player_0` moves first. Full rules: `zerosum.games.nine_mens_morris`.

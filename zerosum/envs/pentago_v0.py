@@ -10,8 +10,8 @@
 | Observation shape  | (6, 6, 3)                              |
 | Observation values | [0, 1]                                 |
 
-A 6x6 board of four 3x3 quadrants. A move places a stone on an empty cell, then turns
-one quadrant 90 degrees clockwise or anticlockwise. Five in a row (row, column or
+Five in a row on a 6x6 board whose four 3x3 quadrants turn: a move places a stone on an
+empty cell, then turns one quadrant 90 degrees clockwise or anticlockwise. Five in a row (row, column or
 diagonal) wins; a full board without five is a draw. `player_0` (X, dark stones) moves
 first.
 

@@ -47,14 +47,14 @@ NAME = "tictactoe_v0"
 
 
 def draw(game: TicTacToe, state: np.ndarray) -> np.ndarray:
-    """The 3x3 grid with X as dark and O as light stones."""
+    """The 3x3 grid with its X and O marks."""
     cells = np.full(9, -1)
     for c in range(9):
         if (state[0] >> c) & 1:
             cells[c] = 0
         elif (state[1] >> c) & 1:
             cells[c] = 1
-    return grid(cells.reshape(3, 3), cell=80)
+    return grid(cells.reshape(3, 3), cell=80, marks=True)
 
 
 def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[TicTacToe]:
