@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import io
 import re
@@ -27,6 +28,7 @@ from zerosum.envs import env_module
 from zerosum.games import ENVS
 
 ROOT = Path(__file__).resolve().parents[2]
+FIGURES = ROOT / "docs" / "figures"
 sys.path.insert(0, str(Path(__file__).parent))
 from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
 
@@ -64,11 +66,66 @@ def board_png(name: str, plies: int, seed: int = 7) -> bytes:
 
 
 def one_line(doc: str) -> str:
-    """The first sentence of the first prose paragraph after the summary table."""
+    """The first sentence of the first prose paragraph after the summary table (a full stop or
+    semicolon inside parentheses does not end it)."""
     paragraphs = [p.strip() for p in doc.split("\n\n")]
-    prose = next(p for p in paragraphs[1:] if p and not p.startswith(("|", "(", "**")))
-    first = re.split(r"(?<=[.;])\s", " ".join(prose.split()), maxsplit=1)[0]
-    return first.rstrip(";.") + "."
+    prose = " ".join(next(p for p in paragraphs[1:] if p and not p.startswith(("|", "(", "**"))).split())
+    depth = 0
+    for i, ch in enumerate(prose):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch in ".;" and prose[i + 1:i + 2] in (" ", ""):
+            return prose[:i] + "."
+    return prose
+
+
+USAGE = """from zerosum.envs import {name}
+
+env = {name}.env(render_mode="ansi"{variant})
+env.reset(seed=42)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None
+    else:
+        mask = observation["action_mask"]
+        action = env.action_space(agent).sample(mask)  # a random legal move (your policy here)
+    env.step(action)
+print(env.render())  # the final position
+env.close()
+"""
+EXAMPLE_VARIANT = {"nim_v0": "misere=True", "connect_four_v0": "rows=6, columns=7", "halma_v0": "size=8",
+                   "nine_mens_morris_v0": "", "pentago_v0": "", "tictactoe_v0": ""}
+
+
+def usage(name: str) -> str:
+    """The page's usage snippet, run here first: the build fails if it does not run."""
+    variant = EXAMPLE_VARIANT.get(name, "")
+    code = USAGE.format(name=name, variant=f", {variant}" if variant else "")
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, f"<usage of {name}>", "exec"), {})  # noqa: S102 - the snippet the page shows
+    return code
+
+
+def variants_table(name: str) -> list[str]:
+    """The game's declared variants: keyword, type, default, allowed values, meaning."""
+    game = env_module(name).env().game
+    if not type(game).variants:
+        return ["This game has no variants."]
+    rows = ["| keyword | type | default | allowed | what it changes |", "|---|---|---|---|---|"]
+    for v in type(game).variants:
+        kind = v.kind if isinstance(v.kind, str) else v.kind.__name__
+        kind = "tuple of ints" if kind == "ints" else kind
+        allowed = []
+        if v.choices is not None:
+            allowed.append("one of " + ", ".join(f"`{c}`" for c in v.choices))
+        if v.range is not None:
+            allowed.append(f"{'each ' if v.kind == 'ints' else ''}{v.range[0]} to {v.range[1]}")
+        if v.length is not None:
+            allowed.append(f"{v.length[0]} to {v.length[1]} items")
+        if v.optional:
+            allowed.append("or `None`")
+        rows.append(f"| `{v.name}` | {kind} | `{v.default!r}` | {', '.join(allowed) or 'any'} | {v.doc} |")
+    return rows
 
 
 def env_pages() -> None:
@@ -80,25 +137,38 @@ def env_pages() -> None:
         for tag, plies in (("start", 0), ("midgame", MIDGAME_PLIES[name])):
             with mkdocs_gen_files.open(f"games/img/{name}_{tag}.png", "wb") as f:
                 f.write(board_png(name, plies))
+        gif = FIGURES / "games" / f"{name}.gif"
+        if not gif.exists():
+            raise RuntimeError(f"{gif} is missing: run python docs/figures/game_gifs.py {name}")
         short, plies = title.rstrip("."), MIDGAME_PLIES[name]
         page = [f"# {short} (`{name}`)", "",
-                f'![{short}: the start](img/{name}_start.png){{ width="260" }} '
-                f'![{short}: after {plies} random moves](img/{name}_midgame.png){{ width="260" }}',
-                "", f"*The boards above are drawn by `{name}.env(render_mode=\"rgb_array\")` when this site is built: "
-                f"the start and after {MIDGAME_PLIES[name]} random plies. The text below is the module's docstring "
-                f"(`help(zerosum.envs.{name})` shows the same).*", "", markdown_of(body)]
+                f'![{short}: the start](img/{name}_start.png){{ width="220" }} '
+                f'![{short}: after {plies} random moves](img/{name}_midgame.png){{ width="220" }} '
+                f'![{short}: a game between two search agents](../figures/games/{name}.gif){{ width="220" }}',
+                "", f"*The start and the board after {plies} random plies, drawn by "
+                f"`{name}.env(render_mode=\"rgb_array\")` when this site is built, and a game between two "
+                f"alpha-beta agents (`docs/figures/game_gifs.py` plays it; `zerosum replay --gif` draws a stored "
+                f"game the same way). The text after the usage is the module's docstring "
+                f"(`help(zerosum.envs.{name})` shows the same).*", "",
+                "## Usage", "", "A random game through the PettingZoo AEC API (the code runs when the site is "
+                "built):", "", "```python", usage(name).rstrip("\n"), "```", "",
+                "## The environment", "", markdown_of(body), "",
+                "## Variants", "", f"Keyword arguments of `{name}.env(...)` and `{name}.raw_env(...)` (and of "
+                f"`make_game(\"{mod.env().game.name}\", ...)`), as the game declares them:", "",
+                *variants_table(name), ""]
         with mkdocs_gen_files.open(f"games/{name}.md", "w") as f:
             f.write("\n".join(page))
         mkdocs_gen_files.set_edit_path(f"games/{name}.md", f"../zerosum/envs/{name}.py")
-        rows.append(f"| [![{title}](img/{name}_midgame.png){{ width=\"120\" }}]({name}.md) | "
+        rows.append(f"| [![{title}](img/{name}_midgame.png){{ width=\"160\" }}]({name}.md) | "
                     f"[**{title.rstrip('.')}**]({name}.md)<br>`{name}` | {one_line(body)} |")
     missing = sorted(set(ENVS) - set(BUILT_IN))
     if missing:
         raise RuntimeError(f"environments without a page: {missing}; add them to BUILT_IN in docs/_gen/pages.py")
     index = ["# Games", "",
              "Every game is a PettingZoo AEC environment (`from zerosum.envs import <name>`) over the same rules that "
-             "the search and the agents use (`zerosum.games.make_game(<game>)`). Each page is the env module's "
-             "docstring; the pictures are the env's `rgb_array` rendering, drawn when the site is built.", "",
+             "the search and the agents use (`zerosum.games.make_game(<game>)`). Each page shows how to use the "
+             "environment, its rules, observations, actions and rewards (the env module's docstring) and its "
+             "variants; the pictures are the env's `rgb_array` rendering, drawn when the site is built.", "",
              "| board | game | in one line |", "|:-:|---|---|", *rows, ""]
     with mkdocs_gen_files.open("games/index.md", "w") as f:
         f.write("\n".join(index))

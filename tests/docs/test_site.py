@@ -40,6 +40,31 @@ def test_every_environment_has_a_page_with_its_boards(site):
     assert all(f"{name}/" in index for name in ENVS)
 
 
+def test_every_game_page_has_its_usage_animation_and_variants(site):
+    from zerosum.envs import env_module
+    from zerosum.games import ENVS
+
+    for name in ENVS:
+        page = (site / "games" / name / "index.html").read_text()
+        assert f"{name}.env(" in page and "agent_iter" in page, f"{name}: no usage snippet"
+        assert f"figures/games/{name}.gif" in page, f"{name}: no animated game"
+        assert (site / "figures" / "games" / f"{name}.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+        for variant in type(env_module(name).env().game).variants:
+            assert f"<code>{variant.name}</code></td>" in page, f"{name}: variant {variant.name} not in the table"
+
+
+def test_the_games_index_says_what_each_game_is(site):
+    import re
+
+    index = (site / "games" / "index.html").read_text()
+    lines = {m[1]: re.sub(r"<[^>]+>", "", m[2]).strip() for m in
+             re.finditer(r'<code>(\w+_v\d)</code></td>\s*<td>(.*?)</td>', index, re.DOTALL)}
+    assert len(lines) == 6, lines
+    for name, line in lines.items():
+        assert line.endswith(".") and line.count("(") == line.count(")"), f"{name}: {line!r} is cut off"
+    assert "Five in a row" in lines["pentago_v0"] and "mills" in lines["nine_mens_morris_v0"]
+
+
 def test_the_reference_documents_every_public_name(site):
     import importlib
 
