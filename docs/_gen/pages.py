@@ -244,10 +244,13 @@ def cli_page() -> None:
         mod = importlib.import_module(module)
         parser = (getattr(mod, "parser", None) or mod.build_parser)()
         usage = " ".join(parser.format_usage().split()).removeprefix("usage: ")
-        lines += [f"## `zerosum {name}`", "", summary[0].upper() + summary[1:] + ".", ""]
-        if parser.description:
-            lines += [" ".join(parser.description.replace("``", "`").split()), ""]
-        lines += ["```text", textwrap.fill(usage, 100, subsequent_indent="    "), "```", "",
+        description = " ".join((parser.description or "").replace("``", "`").split())
+        lines += [f"## `zerosum {name}`", ""]
+        if not description.lower().startswith(summary.lower()):
+            lines += [summary[0].upper() + summary[1:] + ".", ""]
+        if description:
+            lines += [description, ""]
+        lines += ["```text", textwrap.fill(usage, 76, subsequent_indent="    "), "```", "",
                   "| option | default | what it does |", "|---|---|---|",
                   *[_option_row(a) for a in parser._actions if not isinstance(a, argparse._HelpAction)], ""]
         if parser.epilog:
