@@ -19,7 +19,9 @@ from zerosum.agents.alphazero import AlphaZeroAgent  # noqa: E402
 from zerosum.agents.base import RandomAgent  # noqa: E402
 from zerosum.evaluation.match import play_match  # noqa: E402
 from zerosum.games.registry import make_game  # noqa: E402
-from zerosum.nets import CheckpointError, NetConfig, NetworkEvaluator, build_network, save_network  # noqa: E402
+from zerosum.nets import (  # noqa: E402
+    CheckpointError, NetConfig, NetworkEvaluator, build_network, load_network, save_network,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH = importlib.util.find_spec("zerosum.search.guided") is not None
@@ -174,3 +176,60 @@ def test_zerosum_match_and_play_with_a_hint_take_the_spec(tmp_path):
     r = run_cli("play", "tictactoe", "--opponent", spec, "--hint", spec, "--seed", "1", stdin="hint\nquit\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "hint: " in r.stdout and f"({spec}: value " in r.stdout
+
+
+# ---- sims > 0: the batched search ---------------------------------------------------------
+@needs_search
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_an_untrained_network_with_search_plays_legal_moves_in_every_game_and_variant(tmp_path, name, variant):
+    game = make_game(name, **variant)
+    _, path = checkpoint(tmp_path, game)
+    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
+    agent.prepare(game)
+    play_checked(game, agent, plies=12, seed=0)
+    assert agent.last_stats.algorithm == "alphazero(puct)" and -1 <= agent.last_stats.value <= 1
+    if name in ("tictactoe", "nine_mens_morris"):
+        play_checked(game, make_agent(f"alphazero(path={path}, sims=16, rule=gumbel)", rng=1), plies=12, seed=1)
+
+
+@needs_search
+def test_with_search_a_checkpoint_round_trips_and_plays_identically(tmp_path):
+    game = make_game("connect_four")
+    _, path = checkpoint(tmp_path, game)
+    loaded, _ = load_network(path, game)
+    copy_path = save_network(tmp_path / "copy.pt", loaded, game, tiny(game))
+
+    def moves(p):
+        agent = make_agent(f"alphazero(path={p}, sims=24, temperature=1)", rng=3)
+        other = RandomAgent(4)
+        state, played = game.initial_state(), []
+        while not game.is_terminal(state) and len(played) < 16:
+            a = (agent if game.current_player(state) == 0 else other).act(game, state)
+            played.append(a)
+            state = game.apply(state, a)
+        return played
+
+    assert moves(path) == moves(copy_path) == moves(path)
+
+
+@needs_search
+@pytest.mark.parametrize("name", ["tictactoe", "nine_mens_morris"])
+def test_the_tree_is_kept_between_the_agents_moves(tmp_path, name):
+    """Through a whole game (Morris: with removals, two moves in a row by one side) the agent
+    re-roots only at the start: every later position is reached by advancing its kept tree."""
+    game = make_game(name)
+    _, path = checkpoint(tmp_path, game)
+    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
+    agent.act(game, game.initial_state())
+    search = agent._search[1]
+    calls = []
+    set_root, advance = search.set_root, search.advance
+    search.set_root = lambda lane, state: (calls.append(("set_root", None)), set_root(lane, state))[1]
+    search.advance = lambda lane, action: (calls.append(("advance", int(action))), advance(lane, action))[1]
+    agent.reset()
+    play_checked(game, agent, plies=400, seed=0)
+    assert calls[0] == ("set_root", None) and all(kind == "advance" for kind, _ in calls[1:])
+    assert len(calls) > 3
+    calls.clear()
+    agent.act(game, game.initial_state())  # not a descendant of the kept root: a fresh root
+    assert calls == [("set_root", None)]

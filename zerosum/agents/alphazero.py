@@ -186,3 +186,6 @@ def alphazero_agent(path: str | None = None, sims: int = 0, rule: str = "puct", 
                               "e.g. alphazero(path=runs/c4/net.pt, sims=64)")
     return AlphaZeroAgent(str(path), sims=sims, rule=rule, c_puct=c_puct, temperature=temperature, device=device,
                           leaves=leaves, rng=rng)
+
+
+__all__ = ["MAX_REPLAY", "RULES", "AlphaZeroAgent", "alphazero_agent"]
