@@ -216,6 +216,8 @@ def begin(g: GuidedArrays, lane: int, sims: int) -> None:  # pragma: no cover - 
     g.remaining[lane] = sims
     for k in range(g.stats.shape[1]):
         g.stats[lane, k] = 0
+    if g.first[lane, 0] == EVALUATED:  # a root the full tree could not expand: evaluated again, expanded now
+        g.first[lane, 0] = UNEXPANDED
     if g.first[lane, 0] >= 0:
         prepare_root(g, lane)
 
@@ -394,14 +396,23 @@ def select_leaves(params: Params, g: GuidedArrays, lanes: np.ndarray, sigma: np.
     return rows
 
 
-BACKUP = types.void(_P, GUIDED_ARRAYS, types.int64, _F2, _F1)
+BACKUP = types.int64(_P, GUIDED_ARRAYS, types.int64, _F2, _F1)
 
 
 @njit(BACKUP, cache=True)
 def backup(params: Params, g: GuidedArrays, rows: int, logits: np.ndarray,  # pragma: no cover - compiled
-           values: np.ndarray) -> None:
+           values: np.ndarray) -> int:
     """Expand the ``rows`` pending leaves with the evaluator's ``logits`` (over the game's
-    actions) and back up its ``values`` (each from its leaf's mover's side)."""
+    actions) and back up its ``values`` (each from its leaf's mover's side). Returns -1, or
+    changing nothing, the first row whose value is not a number in [-1, 1] or whose legal
+    moves' logits are not all finite."""
+    for r in range(rows):
+        if not abs(values[r]) <= 1.0:
+            return r
+        n = legal(params, g.states[g.pend_lane[r], g.pend_node[r]], g.moves)
+        for j in range(n):
+            if not math.isfinite(logits[r, g.moves[j]]):
+                return r
     for r in range(rows):
         lane, node = g.pend_lane[r], g.pend_node[r]
         if r == 0 or g.pend_lane[r - 1] != lane:  # a lane's leaves are consecutive rows
@@ -422,6 +433,7 @@ def backup(params: Params, g: GuidedArrays, rows: int, logits: np.ndarray,  # pr
         else:
             g.first[lane, node] = EVALUATED
         back_up(g, lane, node, v0, True)
+    return -1
 
 
 # ---- the result of a search ------------------------------------------------------------------

@@ -362,14 +362,16 @@ class BatchedSearch:
         self._t0, self._eval_time, self._calls, self._evals = _time.perf_counter(), 0.0, 0, 0
 
     def _room(self, sims: int, active: np.ndarray) -> None:
-        """Grow the trees so that a search of ``sims`` simulations fits, within the budget."""
+        """Grow the trees, within the budget, so that a search of ``sims`` simulations fits
+        beside the largest subtree a previous search can leave (grown once per budget, not
+        per search)."""
         if self._fixed_nodes:
             return
-        need = int(self._g.size[active].max(initial=0)) + (sims + 1) * self.game.max_moves + 1
-        if need > self.max_nodes:
+        search = (sims + 1) * self.game.max_moves
+        if int(self._g.size[active].max(initial=0)) + search + 1 > self.max_nodes:
             cap = self._node_budget()
             if self.max_nodes < cap:
-                self._grow(min(max(need, 2 * self.max_nodes), cap))
+                self._grow(min(2 * search + 1, cap))
 
     def select(self) -> int:
         """Walk the trees to their next leaves; returns how many wait in ``obs[:n]`` and
@@ -389,34 +391,30 @@ class BatchedSearch:
         n = self._rows
         if n <= 0:
             raise GuidedSearchError("backup without leaves: call select() first")
-        lg, vs = self._checked(logits, values, n)
+        a = self.game.num_actions
+        lg, vs = np.asarray(logits), np.asarray(values)
+        if lg.shape != (n, a):
+            raise EvaluatorError(f"the evaluator's logits for {self._batch(n)} have shape {lg.shape}; "
+                                 f"expected ({n}, {a})")
+        if vs.shape not in ((n,), (n, 1)):
+            raise EvaluatorError(f"the evaluator's values for {self._batch(n)} have shape {vs.shape}; expected ({n},)")
+        lg = np.ascontiguousarray(lg, dtype=np.float64)
+        vs = np.ascontiguousarray(vs.reshape(n), dtype=np.float64)
+        bad = int(self._k.backup(self.game.params, self._g, n, lg, vs))
+        if bad >= 0:  # nothing was backed up: the search can go on with a corrected answer
+            what = (f"value {float(vs[bad])!r} (a number in [-1, 1] is required)" if not abs(vs[bad]) <= 1.0 else
+                    "a NaN or infinite logit for a legal move")
+            raise EvaluatorError(f"the evaluator returned {what} for row {bad} (lane {self._g.pend_lane[bad]}) of "
+                                 f"{self._batch(n)}")
         self._eval_time += t - self._t_select
         self._calls += 1
         self._evals += n
-        self._k.backup(self.game.params, self._g, n, lg, vs)
         self._rows = 0
 
-    def _checked(self, logits: np.ndarray, values: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """The evaluator's answer as float64 arrays, or an EvaluatorError naming the leaves."""
-        a = self.game.num_actions
-        lg, vs = np.asarray(logits), np.asarray(values)
-        lanes = self._g.pend_lane[:n]
-        where = f"the batch of {n} leaves (lanes {sorted(set(lanes.tolist()))[:16]})"
-        if lg.shape != (n, a):
-            raise EvaluatorError(f"the evaluator's logits for {where} have shape {lg.shape}; expected ({n}, {a})")
-        if vs.shape not in ((n,), (n, 1)):
-            raise EvaluatorError(f"the evaluator's values for {where} have shape {vs.shape}; expected ({n},)")
-        lg = np.ascontiguousarray(lg, dtype=np.float64)
-        vs = np.ascontiguousarray(vs.reshape(n), dtype=np.float64)
-        bad = np.flatnonzero(~np.isfinite(lg).all(axis=1, where=self._g.mask[:n] != 0) | ~np.isfinite(vs))
-        if bad.size:
-            raise EvaluatorError(f"the evaluator returned NaN or infinite numbers for rows {bad[:16].tolist()} of "
-                                 f"{where} (legal moves' logits and the values must be finite)")
-        out = np.flatnonzero(np.abs(vs) > 1.0 + 1e-6)
-        if out.size:
-            raise EvaluatorError(f"the evaluator's values for rows {out[:16].tolist()} of {where} are outside "
-                                 f"[-1, 1]: {vs[out[:4]].tolist()}")
-        return lg, np.clip(vs, -1.0, 1.0)
+    def _batch(self, n: int) -> str:
+        """The pending leaf batch, as an error names it."""
+        lanes = sorted(set(self._g.pend_lane[:n].tolist()))
+        return f"the batch of {n} leaves (lanes {lanes[:16]}{' ...' if len(lanes) > 16 else ''})"
 
     def finish(self) -> GuidedResults:
         """The search's results (the step loop must have reached ``select() == 0``)."""
