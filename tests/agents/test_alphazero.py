@@ -226,10 +226,13 @@ def test_the_tree_is_kept_between_the_agents_moves(tmp_path, name):
     set_root, advance = search.set_root, search.advance
     search.set_root = lambda lane, state: (calls.append(("set_root", None)), set_root(lane, state))[1]
     search.advance = lambda lane, action: (calls.append(("advance", int(action))), advance(lane, action))[1]
+    run, kept = search.run, []
+    search.run = lambda *args, **kwargs: (kept.append(search.tree_size(0)), run(*args, **kwargs))[1]
     agent.reset()
     play_checked(game, agent, plies=400, seed=0)
     assert calls[0] == ("set_root", None) and all(kind == "advance" for kind, _ in calls[1:])
     assert len(calls) > 3
+    assert kept[0] == 1 and max(kept[1:]) > 1  # later searches start from a kept subtree, not a bare root
     calls.clear()
     agent.act(game, game.initial_state())  # not a descendant of the kept root: a fresh root
     assert calls == [("set_root", None)]

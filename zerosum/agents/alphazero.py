@@ -169,10 +169,8 @@ class AlphaZeroAgent(Agent):
         res = search.run(self.evaluator, sims=self.sims)
         action = int(res.action[0])
         self._root, self._played = state, action
-        stats = res.stats[0]
-        if not isinstance(stats, SearchStats):
-            stats = SearchStats(simulations=self.sims)
-        self.last_stats = SearchResult(float(res.value[0]), action, (action,), stats,
+        result = res.result(0)
+        self.last_stats = SearchResult(result.value, action, result.pv, result.stats, result.iterations,
                                        algorithm=f"alphazero({self.rule})")
         return action
 
