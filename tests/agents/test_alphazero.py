@@ -176,6 +176,10 @@ def test_zerosum_match_and_play_with_a_hint_take_the_spec(tmp_path):
     r = run_cli("play", "tictactoe", "--opponent", spec, "--hint", spec, "--seed", "1", stdin="hint\nquit\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "hint: " in r.stdout and f"({spec}: value " in r.stdout
+    other = checkpoint(tmp_path, make_game("connect_four"), name="c4")[1]
+    r = run_cli("match", "--game", "tictactoe", f"alphazero(path={other})", "random", "--output", str(tmp_path / "x"))
+    assert r.returncode == 2 and "made for connect_four" in r.stderr and "cannot play tictactoe" in r.stderr
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())  # refused before any game
 
 
 # ---- sims > 0: the batched search ---------------------------------------------------------
