@@ -130,7 +130,7 @@ class AlphaZeroAgent(Agent):
         if self._search is None or self._search[0] != game:
             config = GuidedConfig(rule=self.rule, c_puct=self.c_puct, temperature=self.temperature,
                                   dirichlet_fraction=0.0, leaves=self.leaves)
-            search = BatchedSearch(game, lanes=1, config=config, seed=int(self.rng.integers(1 << 31)))
+            search = BatchedSearch(game, lanes=1, config=config, seed=0)  # set_root reseeds from self.rng
             self._search = (game, search)
             self._root = self._played = None
         return self._search[1]
@@ -161,8 +161,8 @@ class AlphaZeroAgent(Agent):
     def _search_move(self, game: Game, state: State) -> Action:
         search = self._tree(game)
         line = self._moves_since(game, state)
-        if line is None:
-            search.set_root(0, state)
+        if line is None:  # a fresh tree, its generator drawn from the agent's (reseeded per game)
+            search.set_root(0, state, seed=int(self.rng.integers(1 << 31)))
         else:
             for a in line:
                 search.advance(0, a)
