@@ -68,13 +68,27 @@ class AlphaZeroAgent(Agent):
             raise ValueError(f"leaves={leaves!r} is not allowed: an int >= 1")
         if not isinstance(path, str) or not path:
             raise CheckpointError(f"alphazero needs path=<network .pt> or path=zoo:NAME; got {path!r}")
-        self.sims, self.rule, self.leaves = int(sims), rule, int(leaves)
+        self.sims = int(sims)
+        """Simulations a move (0: the network's policy alone)."""
+        self.rule = rule
+        """The search's selection rule, one of :data:`RULES`."""
+        self.leaves = int(leaves)
+        """Leaves evaluated together per search step (virtual loss keeps them apart)."""
         self.c_puct = _number("c_puct", c_puct, low=0.0, inclusive=False)
+        """PUCT's exploration constant."""
         self.temperature = _number("temperature", temperature, low=0.0, inclusive=True)
+        """0 plays the best move; T > 0 draws it with probability policy^(1/T) (sims=0) or visits^(1/T) (PUCT)."""
         self.path = path
-        self.net, self.metadata = load_network(path, device=device)
+        """The checkpoint as given (a path or ``zoo:NAME``)."""
+        net, meta = load_network(path, device=device)
+        self.net = net
+        """The network (a ``torch.nn.Module`` in evaluation mode), shared by spawned copies."""
+        self.metadata = meta
+        """The checkpoint's sidecar (game, variant, network config, training steps, ...)."""
         self.evaluator = NetworkEvaluator(self.net, device=device)
+        """The network as the search's evaluator."""
         self.name = f"alphazero({checkpoint_path(path).name}, sims={self.sims})"
+        """The agent's name (the spec, when built from one)."""
         self._checked: set[int] = set()
         self._search: Any = None  # (game, BatchedSearch) of the game being played
         self._root: State | None = None  # the position the kept tree is rooted at
@@ -100,6 +114,7 @@ class AlphaZeroAgent(Agent):
         self._checked.add(id(game))
 
     def act(self, game: Game, state: State) -> Action:
+        """The network's move (``sims=0``) or the search's (``sims>0``) in ``state``."""
         if id(game) not in self._checked:
             self.prepare(game)
         if game.is_terminal(state):

@@ -58,7 +58,9 @@ class NetworkEvaluator:
                 raise NetConfigError(f"threads={threads!r} is not allowed: an int >= 1, or None")
             torch.set_num_threads(threads)
         self.device = resolve_device(device)
+        """The ``torch.device`` the network runs on."""
         self.net = net.to(device=self.device, dtype=torch.float32).eval()
+        """The network, in evaluation mode on ``device``."""
         self.calls = 0
         """Calls so far (batches evaluated)."""
         self.positions = 0
