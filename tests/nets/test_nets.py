@@ -19,7 +19,8 @@ TINY = NetConfig(kind="resnet", blocks=1, channels=8)
 
 
 def test_importing_zerosum_and_nets_loads_no_torch():
-    code = "import sys, zerosum, zerosum.nets, zerosum.agents; print('torch' in sys.modules)"
+    code = ("import sys, zerosum, zerosum.nets, zerosum.nets.modules, zerosum.agents, zerosum.agents.alphazero; "
+            "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -70,6 +71,19 @@ def test_any_observation_rank_gets_a_network(shape, config):
     logits, value = net(x)
     assert logits.shape == (5, 11) and value.shape == (5,)
     assert bool(((value >= -1) & (value <= 1)).all())
+
+
+def test_networks_pickle_by_reference():
+    import pickle
+
+    from zerosum.nets import modules
+
+    for config in (TINY, NetConfig(kind="mlp", hidden=(4,))):
+        net = network_for((3, 3, 3), 9, config)
+        copy = pickle.loads(pickle.dumps(net))
+        assert type(copy) is type(net) and type(net) in (modules.ResNet, modules.MLP)
+        x = torch.rand(2, 3, 3, 3)
+        torch.testing.assert_close(copy(x), net(x))
 
 
 def test_the_resnet_reads_planes_as_height_width_channels():
