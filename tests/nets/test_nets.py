@@ -122,6 +122,11 @@ def test_the_evaluator_answers_float32_per_leaf_with_one_thread():
     one, _ = ev(obs[1:], mask[1:])  # batch norm in evaluation mode: a leaf's answer does not depend on its batch
     np.testing.assert_allclose(one[0], logits[1], rtol=1e-5, atol=1e-6)
     assert (ev.calls, ev.positions) == (2, 3)
+    ev.net.train()  # a learner sharing the network: the evaluator still uses the running statistics
+    buffers = {k: v.clone() for k, v in ev.net.named_buffers()}
+    again, _ = ev(obs, mask)
+    np.testing.assert_array_equal(again, logits)
+    assert ev.net.training and all(torch.equal(v, buffers[k]) for k, v in ev.net.named_buffers())
 
 
 def test_the_evaluator_refuses_mismatched_shapes_and_devices():
