@@ -176,6 +176,10 @@ def test_zerosum_match_and_play_with_a_hint_take_the_spec(tmp_path):
     r = run_cli("play", "tictactoe", "--opponent", spec, "--hint", spec, "--seed", "1", stdin="hint\nquit\n")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "hint: " in r.stdout and f"({spec}: value " in r.stdout
+    other = checkpoint(tmp_path, make_game("connect_four"), name="c4")[1]
+    r = run_cli("match", "--game", "tictactoe", f"alphazero(path={other})", "random", "--output", str(tmp_path / "x"))
+    assert r.returncode == 2 and "made for connect_four" in r.stderr and "cannot play tictactoe" in r.stderr
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())  # refused before any game
 
 
 # ---- sims > 0: the batched search ---------------------------------------------------------
@@ -213,6 +217,22 @@ def test_with_search_a_checkpoint_round_trips_and_plays_identically(tmp_path):
 
 
 @needs_search
+def test_with_search_a_reseeded_agent_replays_its_game(tmp_path):
+    """The search's generator comes from the agent's: the same seed, the same moves, in a reused agent too."""
+    game = make_game("tictactoe")
+    _, path = checkpoint(tmp_path, game)
+    agent = make_agent(f"alphazero(path={path}, sims=16, temperature=1)", rng=0)
+
+    def game_moves(seed):
+        agent.seed(seed)
+        return [m.action for m in play_match(game, [agent, RandomAgent(seed)]).moves]
+
+    first = game_moves(11)
+    assert game_moves(12) != first or game_moves(13) != first
+    assert game_moves(11) == first
+
+
+@needs_search
 @pytest.mark.parametrize("name", ["tictactoe", "nine_mens_morris"])
 def test_the_tree_is_kept_between_the_agents_moves(tmp_path, name):
     """Through a whole game (Morris: with removals, two moves in a row by one side) the agent
@@ -224,12 +244,15 @@ def test_the_tree_is_kept_between_the_agents_moves(tmp_path, name):
     search = agent._search[1]
     calls = []
     set_root, advance = search.set_root, search.advance
-    search.set_root = lambda lane, state: (calls.append(("set_root", None)), set_root(lane, state))[1]
+    search.set_root = lambda lane, state, seed=None: (calls.append(("set_root", None)), set_root(lane, state, seed))[1]
     search.advance = lambda lane, action: (calls.append(("advance", int(action))), advance(lane, action))[1]
+    run, kept = search.run, []
+    search.run = lambda *args, **kwargs: (kept.append(search.tree_size(0)), run(*args, **kwargs))[1]
     agent.reset()
     play_checked(game, agent, plies=400, seed=0)
     assert calls[0] == ("set_root", None) and all(kind == "advance" for kind, _ in calls[1:])
     assert len(calls) > 3
+    assert kept[0] == 1 and max(kept[1:]) > 1  # later searches start from a kept subtree, not a bare root
     calls.clear()
     agent.act(game, game.initial_state())  # not a descendant of the kept root: a fresh root
     assert calls == [("set_root", None)]

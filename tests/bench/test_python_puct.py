@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-from _python_puct import python_puct
-
 from zerosum.games.registry import make_game
+
+# loaded from its file: putting bench/ on sys.path would let its scripts shadow installed modules
+_SPEC = importlib.util.spec_from_file_location("_python_puct", Path(__file__).resolve().parents[2] / "bench"
+                                              / "_python_puct.py")
+_MODULE = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_MODULE)
+python_puct = _MODULE.python_puct
 
 
 def uniform(obs, mask):

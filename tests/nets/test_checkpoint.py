@@ -57,7 +57,7 @@ def test_a_checkpoint_round_trips_with_identical_outputs(tmp_path, config):
         np.testing.assert_array_equal(a, b)
     assert meta["format"] == FORMAT and meta["format_version"] == 1
     assert (meta["game"], meta["variant"]) == ("connect_four", {"rows": 5, "columns": 4, "x_in_row": 3})
-    assert meta["observation_shape"] == [5, 4, 3] and meta["num_actions"] == 4
+    assert meta["observation_shape"] == [5, 4, 3] and meta["num_actions"] == 4 and meta["env"] == "connect_four_v0"
     assert meta["net"] == config.to_dict() and NetConfig.from_dict(meta["net"]) == config
     assert (meta["train_steps"], meta["command"], meta["evaluation"], meta["seed"]) == \
         (123, "zerosum train ...", {"random": 1.0}, 7)
@@ -116,6 +116,17 @@ def test_a_checkpoint_for_another_variant_or_shape_is_refused(tmp_path):
         load_network(tmp_path / "n.pt", same_variant)
 
 
+def test_a_checkpoint_for_another_env_version_is_refused(tmp_path):
+    game = make_game("tictactoe")
+    save_network(tmp_path / "n.pt", build_network(game, TINY), game, TINY)
+    meta = json.loads((tmp_path / "n.json").read_text())
+    meta["env"] = "tictactoe_v9"  # made when the env showed other observations
+    (tmp_path / "n.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match=r"env tictactoe_v9, but this zerosum serves tictactoe as "
+                                              r"tictactoe_v0 \(the observations may differ: retrain\)"):
+        load_network(tmp_path / "n.pt", game)
+
+
 def test_a_network_whose_output_is_not_the_number_of_actions_is_refused(tmp_path):
     ttt, c4 = make_game("tictactoe"), make_game("connect_four")
     with pytest.raises(CheckpointError, match=r"policy head does not give the 7 actions of the game: shapes "
@@ -140,6 +151,8 @@ def test_corrupt_files_and_bad_metadata(tmp_path):
     net = build_network(game, TINY)
     with pytest.raises(CheckpointError, match=r"metadata may not set game, net"):
         save_network(tmp_path / "n.pt", net, game, TINY, metadata={"game": "nim", "net": {}})
+    with pytest.raises(CheckpointError, match=r"metadata may not set env"):
+        save_network(tmp_path / "n.pt", net, game, TINY, metadata={"env": "x_v0"})
     with pytest.raises(NetConfigError, match=r"config is the NetConfig the network was built with"):
         save_network(tmp_path / "n.pt", net, game, {"kind": "resnet"})
     save_network(tmp_path / "n.pt", net, game, TINY)

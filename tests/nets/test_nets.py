@@ -19,7 +19,8 @@ TINY = NetConfig(kind="resnet", blocks=1, channels=8)
 
 
 def test_importing_zerosum_and_nets_loads_no_torch():
-    code = "import sys, zerosum, zerosum.nets, zerosum.agents; print('torch' in sys.modules)"
+    code = ("import sys, zerosum, zerosum.nets, zerosum.nets.modules, zerosum.agents, zerosum.agents.alphazero; "
+            "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -72,6 +73,19 @@ def test_any_observation_rank_gets_a_network(shape, config):
     assert bool(((value >= -1) & (value <= 1)).all())
 
 
+def test_networks_pickle_by_reference():
+    import pickle
+
+    from zerosum.nets import modules
+
+    for config in (TINY, NetConfig(kind="mlp", hidden=(4,))):
+        net = network_for((3, 3, 3), 9, config)
+        copy = pickle.loads(pickle.dumps(net))
+        assert type(copy) is type(net) and type(net) in (modules.ResNet, modules.MLP)
+        x = torch.rand(2, 3, 3, 3)
+        torch.testing.assert_close(copy(x), net(x))
+
+
 def test_the_resnet_reads_planes_as_height_width_channels():
     """Moving a piece moves the input to the convolution: the planes are (H, W, C), not (C, H, W)."""
     net = network_for((4, 5, 2), 3, NetConfig(kind="resnet", blocks=0, channels=1))
@@ -108,6 +122,11 @@ def test_the_evaluator_answers_float32_per_leaf_with_one_thread():
     one, _ = ev(obs[1:], mask[1:])  # batch norm in evaluation mode: a leaf's answer does not depend on its batch
     np.testing.assert_allclose(one[0], logits[1], rtol=1e-5, atol=1e-6)
     assert (ev.calls, ev.positions) == (2, 3)
+    ev.net.train()  # a learner sharing the network: the evaluator still uses the running statistics
+    buffers = {k: v.clone() for k, v in ev.net.named_buffers()}
+    again, _ = ev(obs, mask)
+    np.testing.assert_array_equal(again, logits)
+    assert ev.net.training and all(torch.equal(v, buffers[k]) for k, v in ev.net.named_buffers())
 
 
 def test_the_evaluator_refuses_mismatched_shapes_and_devices():

@@ -68,13 +68,27 @@ class AlphaZeroAgent(Agent):
             raise ValueError(f"leaves={leaves!r} is not allowed: an int >= 1")
         if not isinstance(path, str) or not path:
             raise CheckpointError(f"alphazero needs path=<network .pt> or path=zoo:NAME; got {path!r}")
-        self.sims, self.rule, self.leaves = int(sims), rule, int(leaves)
+        self.sims = int(sims)
+        """Simulations a move (0: the network's policy alone)."""
+        self.rule = rule
+        """The search's selection rule, one of :data:`RULES`."""
+        self.leaves = int(leaves)
+        """Leaves evaluated together per search step (virtual loss keeps them apart)."""
         self.c_puct = _number("c_puct", c_puct, low=0.0, inclusive=False)
+        """PUCT's exploration constant."""
         self.temperature = _number("temperature", temperature, low=0.0, inclusive=True)
+        """0 plays the best move; T > 0 draws it with probability policy^(1/T) (sims=0) or visits^(1/T) (PUCT)."""
         self.path = path
-        self.net, self.metadata = load_network(path, device=device)
+        """The checkpoint as given (a path or ``zoo:NAME``)."""
+        net, meta = load_network(path, device=device)
+        self.net = net
+        """The network (a ``torch.nn.Module`` in evaluation mode), shared by spawned copies."""
+        self.metadata = meta
+        """The checkpoint's sidecar (game, variant, network config, training steps, ...)."""
         self.evaluator = NetworkEvaluator(self.net, device=device)
+        """The network as the search's evaluator."""
         self.name = f"alphazero({checkpoint_path(path).name}, sims={self.sims})"
+        """The agent's name (the spec, when built from one)."""
         self._checked: set[int] = set()
         self._search: Any = None  # (game, BatchedSearch) of the game being played
         self._root: State | None = None  # the position the kept tree is rooted at
@@ -100,6 +114,7 @@ class AlphaZeroAgent(Agent):
         self._checked.add(id(game))
 
     def act(self, game: Game, state: State) -> Action:
+        """The network's move (``sims=0``) or the search's (``sims>0``) in ``state``."""
         if id(game) not in self._checked:
             self.prepare(game)
         if game.is_terminal(state):
@@ -130,7 +145,7 @@ class AlphaZeroAgent(Agent):
         if self._search is None or self._search[0] != game:
             config = GuidedConfig(rule=self.rule, c_puct=self.c_puct, temperature=self.temperature,
                                   dirichlet_fraction=0.0, leaves=self.leaves)
-            search = BatchedSearch(game, lanes=1, config=config, seed=int(self.rng.integers(1 << 31)))
+            search = BatchedSearch(game, lanes=1, config=config, seed=0)  # set_root reseeds from self.rng
             self._search = (game, search)
             self._root = self._played = None
         return self._search[1]
@@ -161,18 +176,16 @@ class AlphaZeroAgent(Agent):
     def _search_move(self, game: Game, state: State) -> Action:
         search = self._tree(game)
         line = self._moves_since(game, state)
-        if line is None:
-            search.set_root(0, state)
+        if line is None:  # a fresh tree, its generator drawn from the agent's (reseeded per game)
+            search.set_root(0, state, seed=int(self.rng.integers(1 << 31)))
         else:
             for a in line:
                 search.advance(0, a)
         res = search.run(self.evaluator, sims=self.sims)
         action = int(res.action[0])
         self._root, self._played = state, action
-        stats = res.stats[0]
-        if not isinstance(stats, SearchStats):
-            stats = SearchStats(simulations=self.sims)
-        self.last_stats = SearchResult(float(res.value[0]), action, (action,), stats,
+        result = res.result(0)
+        self.last_stats = SearchResult(result.value, action, result.pv, result.stats, result.iterations,
                                        algorithm=f"alphazero({self.rule})")
         return action
 

@@ -5,6 +5,8 @@ The sidecar holds::
     format, format_version     "zerosum-alphazero", 1
     game, variant              e.g. "connect_four", {"rows": 6, "columns": 7, "x_in_row": 4}
     observation_shape          the env's observation planes, e.g. [6, 7, 3]
+    env                        the env serving the game, whose version names the observation
+                               format (e.g. "connect_four_v0"; None for a game without an env)
     num_actions                the game's number of actions
     net                        the NetConfig as a dict (``NetConfig.to_dict``)
     train_steps                learner steps that trained it (0 for an untrained network)
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from zerosum.games.kit import Game
+from zerosum.games.registry import env_name
 from zerosum.nets.config import NetConfig, network_for
 from zerosum.nets.errors import CheckpointError, NetConfigError, import_torch
 
@@ -36,7 +39,8 @@ FORMAT_VERSION = 1
 ZOO = Path(__file__).resolve().parent / "zoo"
 """Where ``zoo:NAME`` checkpoints live (``NAME.pt`` + ``NAME.json``)."""
 RESERVED = ("format", "format_version", "game", "variant", "observation_shape", "num_actions", "net")
-"""Sidecar keys save_network writes itself; ``metadata`` may not set them."""
+"""Sidecar keys every checkpoint has, which save_network writes itself; ``metadata`` may not set them
+(nor ``env``)."""
 
 
 def zoo_names() -> list[str]:
@@ -110,6 +114,10 @@ def check_network_game(meta: dict[str, Any], game: Game, where: str = "network c
                             f"not {tuple(game.observation_shape)}")
         if meta["num_actions"] != game.num_actions:
             problems.append(f"{meta['num_actions']} actions, not {game.num_actions}")
+        env = env_name(game.name)
+        if meta.get("env") is not None and env is not None and meta["env"] != env:
+            problems.append(f"env {meta['env']}, but this zerosum serves {game.name} as {env} "
+                            "(the observations may differ: retrain)")
     if problems:
         raise CheckpointError(f"{where} was made for {meta['game']} {meta['variant']} and cannot play "
                               f"{game.name} {jsonable_variant(game)}: " + "; ".join(problems))
@@ -147,7 +155,7 @@ def save_network(path: str | os.PathLike[str], net: Any, game: Game, config: Net
     if not isinstance(net, torch.nn.Module):
         raise NetConfigError(f"net is a torch.nn.Module; got {type(net).__name__}")
     metadata = dict(metadata or {})
-    clash = sorted(set(metadata) & set(RESERVED))
+    clash = sorted(set(metadata) & {*RESERVED, "env"})
     if clash:
         raise CheckpointError(f"metadata may not set {', '.join(clash)}: save_network writes them from the game "
                               "and the config")
@@ -159,6 +167,7 @@ def save_network(path: str | os.PathLike[str], net: Any, game: Game, config: Net
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "game": game.name, "variant": jsonable_variant(game),
         "observation_shape": list(game.observation_shape), "num_actions": int(game.num_actions),
+        "env": env_name(game.name),
         "net": config.to_dict(),
         "train_steps": 0, "command": None, "evaluation": {},
         "zerosum_version": zerosum.__version__, "torch_version": torch.__version__,

@@ -146,9 +146,5 @@ def network_for(observation_shape: tuple[int, ...], num_actions: int, config: Ne
     import_torch()
     from zerosum.nets import modules
 
-    net: Any
-    if config.kind == "resnet":
-        net = modules.ResNet(tuple(observation_shape), num_actions, config)
-    else:
-        net = modules.MLP(tuple(observation_shape), num_actions, config)
-    return net.eval()
+    cls = getattr(modules, "ResNet" if config.kind == "resnet" else "MLP")  # defined on first use, with torch
+    return cls(tuple(observation_shape), num_actions, config).eval()

@@ -41,7 +41,8 @@ class NetworkEvaluator:
     ``obs`` is int8 ``[n, *observation_shape]`` (the env's planes from the mover's side),
     ``mask`` int8 ``[n, A]``; the answer is float32 ``logits [n, A]`` (illegal entries left
     as the network gives them: the search ignores them) and float32 ``values [n]`` in
-    [-1, 1] for the player to move. The network runs in evaluation mode under
+    [-1, 1] for the player to move. The network runs in evaluation mode (a network left in
+    training mode by a learner is evaluated in evaluation mode and left as it was) under
     ``torch.inference_mode`` in float32 on ``device`` (``"cpu"``, or ``"cuda"`` where torch
     sees a GPU; the network is moved there). ``threads`` sets torch's threads for this
     process (one by default: on a shared CPU, two threads were 5-100x slower than one);
@@ -58,7 +59,9 @@ class NetworkEvaluator:
                 raise NetConfigError(f"threads={threads!r} is not allowed: an int >= 1, or None")
             torch.set_num_threads(threads)
         self.device = resolve_device(device)
+        """The ``torch.device`` the network runs on."""
         self.net = net.to(device=self.device, dtype=torch.float32).eval()
+        """The network, in evaluation mode on ``device``."""
         self.calls = 0
         """Calls so far (batches evaluated)."""
         self.positions = 0
@@ -75,11 +78,18 @@ class NetworkEvaluator:
         n = obs.shape[0]
         self.calls += 1
         self.positions += n
-        with torch.inference_mode():
-            x = torch.from_numpy(np.ascontiguousarray(obs)).to(self.device, torch.float32)
-            logits, values = self.net(x)
-            logits = logits.to("cpu", torch.float32).numpy()
-            values = values.to("cpu", torch.float32).numpy().reshape(-1)
+        training = self.net.training  # a learner sharing the network may have left it in training mode
+        if training:
+            self.net.eval()
+        try:
+            with torch.inference_mode():
+                x = torch.from_numpy(np.ascontiguousarray(obs)).to(self.device, torch.float32)
+                logits, values = self.net(x)
+                logits = logits.to("cpu", torch.float32).numpy()
+                values = values.to("cpu", torch.float32).numpy().reshape(-1)
+        finally:
+            if training:
+                self.net.train()
         if logits.shape != mask.shape or values.shape != (n,):
             raise NetConfigError(f"the network answered logits {logits.shape} and values {values.shape} for "
                                  f"{n} positions with {mask.shape[1]} actions; expected logits {mask.shape} "
