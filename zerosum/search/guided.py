@@ -51,152 +51,24 @@ follow it).
 from __future__ import annotations
 
 import functools
-import math
 import time as _time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 
-from zerosum.games.kit import Game, GameOverError, IllegalActionError, State, ZerosumError
+from zerosum.games.kit import Game, GameOverError, IllegalActionError, State
+from zerosum.search import _guided_parts as parts
 from zerosum.search import compiled
 from zerosum.search._arrays import GuidedArrays
 from zerosum.search._flags import (
     G_BATCHES, G_C_PUCT, G_C_SCALE, G_C_VISIT, G_DIR_ALPHA, G_DIR_FRAC, G_EVALUATIONS, G_GUMBEL_K,
-    G_LEAVES, G_MAX_DEPTH, G_NOISE, G_RULE, G_SIMULATIONS, G_TEMPERATURE, N_G_FCFG, N_G_ICFG, N_G_STATS, RULE_GUMBEL,
-    RULE_PUCT,
+    G_LEAVES, G_MAX_DEPTH, G_NOISE, G_RULE, G_SIMULATIONS, G_TEMPERATURE, N_G_FCFG, N_G_ICFG, N_G_STATS,
 )
-from zerosum.search.result import SearchResult, SearchStats
-
-Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-"""``evaluate(obs, mask) -> (logits, values)``: see the module's text."""
-RULES = {"puct": RULE_PUCT, "gumbel": RULE_GUMBEL}
-"""The selection rules by name."""
-MEMORY_BUDGET = 1 << 30
-"""Bytes the trees of one search may grow to on their own (a ``max_nodes`` given is used as is)."""
-
-
-class GuidedSearchError(ZerosumError, ValueError):
-    """A guided-search option out of range, or a call out of order (the message says what is allowed)."""
-
-
-class EvaluatorError(ZerosumError, ValueError):
-    """The evaluator returned something the search cannot use: wrong shapes, NaN, values outside [-1, 1]."""
-
-
-def uniform_evaluator(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Uniform priors and value 0 for every leaf: the search guided by nothing but the rules."""
-    return np.zeros(mask.shape, np.float64), np.zeros(mask.shape[0], np.float64)
-
-
-def _number(name: str, value: object, low: float, *, above: bool = False, integer: bool = False) -> None:
-    ok = isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not ok or not (value > low if above else value >= low):  # type: ignore[operator]
-        kind = "an integer" if integer else "a number"
-        raise GuidedSearchError(f"{name}={value!r}: {kind} {'>' if above else '>='} {low:g} is required")
-
-
-@dataclass(frozen=True)
-class GuidedConfig:
-    """How the guided search selects; the defaults are AlphaZero's PUCT for play (no noise,
-    the most visited move)."""
-
-    rule: str = "puct"
-    """``"puct"`` (AlphaZero) or ``"gumbel"`` (Gumbel AlphaZero's root, improved-policy targets)."""
-    c_puct: float = 1.25
-    """PUCT's exploration constant."""
-    dirichlet_alpha: float = 0.3
-    """The Dirichlet noise's concentration (PUCT's root; about 10 / typical number of moves)."""
-    dirichlet_fraction: float = 0.0
-    """How much Dirichlet noise is mixed into the root's priors (0: none; AlphaZero's self-play: 0.25)."""
-    temperature: float = 0.0
-    """PUCT: the move played is drawn with probability visits ** (1 / temperature); 0 plays the most visited."""
-    gumbel_k: int = 16
-    """Gumbel: the number of root moves sampled (Gumbel-top-k) for sequential halving."""
-    c_visit: float = 50.0
-    """Gumbel: sigma(q) = (c_visit + max visits) * c_scale * q, q rescaled to [0, 1]."""
-    c_scale: float = 1.0
-    """Gumbel: see ``c_visit``."""
-    leaves: int = 1
-    """Leaves each tree selects per step (more than 1: virtual loss keeps them apart, and one
-    game's search evaluates them in one batch)."""
-
-    def __post_init__(self) -> None:
-        if self.rule not in RULES:
-            raise GuidedSearchError(f"rule={self.rule!r} is not a selection rule: use one of {sorted(RULES)}")
-        _number("c_puct", self.c_puct, 0.0)
-        _number("dirichlet_alpha", self.dirichlet_alpha, 0.0, above=True)
-        _number("temperature", self.temperature, 0.0)
-        _number("gumbel_k", self.gumbel_k, 1, integer=True)
-        _number("c_visit", self.c_visit, 0.0)
-        _number("c_scale", self.c_scale, 0.0)
-        _number("leaves", self.leaves, 1, integer=True)
-        _number("dirichlet_fraction", self.dirichlet_fraction, 0.0)
-        if self.dirichlet_fraction > 1:
-            raise GuidedSearchError(f"dirichlet_fraction={self.dirichlet_fraction!r}: a fraction from 0 to 1 "
-                                    "is required")
-
-
-@functools.lru_cache(maxsize=64)
-def halving_schedule(k: int, sims: int) -> np.ndarray:
-    """Sequential halving's plan for Gumbel's root: row m (m considered moves) lists, for each
-    simulation, how many visits the move it goes to has had (the moves still in play are
-    visited in turns; the number in play halves each phase, the phases sharing the
-    simulations about equally)."""
-    table = np.zeros((k + 1, max(sims, 1)), np.int64)
-    for m in range(k + 1):
-        if m <= 1:
-            table[m, :] = np.arange(table.shape[1])
-            continue
-        phases = math.ceil(math.log2(m))
-        seq: list[int] = []
-        visits = [0] * m
-        live = m
-        while len(seq) < table.shape[1]:
-            for _ in range(max(1, sims // (phases * live))):
-                seq.extend(visits[:live])
-                for i in range(live):
-                    visits[i] += 1
-            live = max(2, live // 2)
-        table[m, :] = seq[:table.shape[1]]
-    table.setflags(write=False)
-    return table
-
-
-@dataclass(frozen=True)
-class GuidedResults:
-    """What one :meth:`BatchedSearch.run` (or ``finish``) found, one row per lane searched
-    (in the order of ``lanes``)."""
-
-    lanes: np.ndarray
-    """The lanes searched."""
-    action: np.ndarray
-    """The move to play in each lane (the rule's choice)."""
-    policy: np.ndarray
-    """The training target over the game's actions: PUCT's visit distribution, Gumbel's improved policy."""
-    value: np.ndarray
-    """The root's value, from the side of the player to move there, in [-1, 1]."""
-    visits: np.ndarray
-    """The root children's visit counts over the game's actions."""
-    stats: tuple[SearchStats, ...]
-    """Each lane's statistics (``batches``: evaluator calls that held its leaves)."""
-    evaluator_calls: int
-    """Evaluator calls of this search, over all lanes."""
-    evaluations: int
-    """Leaves evaluated, over all lanes."""
-    algorithm: str
-    """The selection rule."""
-
-    @property
-    def mean_batch(self) -> float:
-        """Leaves per evaluator call, over all lanes."""
-        return self.evaluations / self.evaluator_calls if self.evaluator_calls else 0.0
-
-    def result(self, i: int) -> SearchResult:
-        """Row ``i`` as a search result (the line: the move chosen)."""
-        return SearchResult(value=float(self.value[i]), action=int(self.action[i]), pv=(int(self.action[i]),),
-                            stats=self.stats[i], iterations=(self.stats[i],), algorithm=self.algorithm)
-
+from zerosum.search.guided_config import (
+    MEMORY_BUDGET, RULES, Evaluator, EvaluatorError, GuidedConfig, GuidedResults, GuidedSearchError, halving_schedule,
+    number, uniform_evaluator,
+)
+from zerosum.search.result import SearchStats
 
 class BatchedSearch:
     """B network-guided search trees, one per lane, advanced together (see the module's text).
@@ -209,9 +81,9 @@ class BatchedSearch:
 
     def __init__(self, game: Game, lanes: int = 1, config: GuidedConfig | None = None, *,
                  max_nodes: int | None = None, seed: int | None = None) -> None:
-        _number("lanes", lanes, 1, integer=True)
+        number("lanes", lanes, 1, integer=True)
         if max_nodes is not None:
-            _number("max_nodes", max_nodes, game.max_moves + 1, integer=True)
+            number("max_nodes", max_nodes, game.max_moves + 1, integer=True)
         self.game, self.lanes = game, int(lanes)
         self.config = config if config is not None else GuidedConfig()
         self._k = compiled.for_game(game, compiled.GUIDED_TEMPLATE)
@@ -270,7 +142,7 @@ class BatchedSearch:
             getattr(new, name)[:, :n] = getattr(old, name)
         for name in ("size", "remaining", "start", "gumbel", "rng", "icfg", "fcfg", "stats"):
             getattr(new, name)[...] = getattr(old, name)
-        self._k.set_schedule(new, old.schedule)
+        parts.set_schedule(new, old.schedule)
         new.__dict__["schedule"] = old.schedule
         self._g = new
 
@@ -341,7 +213,7 @@ class BatchedSearch:
     def begin(self, sims: int, lanes: Sequence[int] | np.ndarray | None = None) -> None:
         """Start a search of ``sims`` simulations in ``lanes`` (default: all)."""
         self._idle("begin")
-        _number("sims", sims, 0, integer=True)
+        number("sims", sims, 0, integer=True)
         active = np.arange(self.lanes, dtype=np.int64) if lanes is None else np.array(
             [self._lane(int(x)) for x in lanes], np.int64)
         for lane in active:
@@ -354,10 +226,10 @@ class BatchedSearch:
         self._room(int(sims), active)
         if self.config.rule == "gumbel":
             table = halving_schedule(min(self.config.gumbel_k, self.game.max_moves), int(sims)).copy()
-            self._k.set_schedule(self._g, table)
+            parts.set_schedule(self._g, table)
             self._g.__dict__["schedule"] = table
         for lane in active:
-            self._k.begin(self._g, int(lane), int(sims))
+            parts.begin(self._g, int(lane), int(sims))
         self._active, self._rows = active, 0
         self._t0, self._eval_time, self._calls, self._evals = _time.perf_counter(), 0.0, 0, 0
 
@@ -428,7 +300,7 @@ class BatchedSearch:
         visits = np.zeros((k, g.num_actions), np.int64)
         stats = []
         for i, lane in enumerate(active):
-            action[i] = self._k.finish(self._g, int(lane), policy[i], visits[i], self._sigma)
+            action[i] = parts.finish(self._g, int(lane), policy[i], visits[i], self._sigma)
             n0 = self._g.visits[lane, 0]
             sgn = 1.0 if self._g.mover[lane, 0] == 0 else -1.0
             value[i] = sgn * self._g.w0[lane, 0] / n0 if n0 else 0.0
