@@ -14,10 +14,11 @@ ROOT = Path(__file__).resolve().parents[1] / "zerosum"
 ALLOWED = {
     "games": set(),
     "search": {"games"},
-    "agents": {"games", "search", "values", "_lazybase"},
+    "nets": {"games", "_lazybase"},
+    "agents": {"games", "search", "nets", "values", "_lazybase"},
     "envs": {"games"},
     "evaluation": {"games", "search", "agents", "values"},
-    "training": {"games", "envs", "agents", "evaluation", "values", "_lazybase"},
+    "training": {"games", "envs", "agents", "evaluation", "nets", "search", "values", "_lazybase"},
     "testing": {"games", "search", "envs"},
     "cli": {"games", "search", "agents", "evaluation", "training", "values"},
     "values": {"games"},

@@ -1,6 +1,7 @@
 """Statistics against hand-computed cases: Wilson intervals, Bradley-Terry fits, tallies, cost."""
 
 import doctest
+import json
 import math
 
 import numpy as np
@@ -112,6 +113,18 @@ def test_search_cost_summaries():
     assert cost[0].by_ply[4]["mean"] == 1000 and cost[0].searched == 5
     assert cost[1].moves == 1 and cost[1].searched == 0 and math.isnan(cost[1].nodes["mean"])
     assert summarize([])["n"] == 0
+
+
+def test_search_cost_of_a_network_guided_search():
+    guided = {"simulations": 64, "evaluations": 60, "batches": 8, "eval_time": 0.03, "time": 0.04}
+    moves = [{"agent": 0, "ply": 0, "time": 0.05, "nodes": 400, "depth": 9, "ebf": 1.9, "stats": json.dumps(guided)},
+             {"agent": 0, "ply": 2, "time": 0.05, "nodes": 380, "depth": 8, "ebf": 1.9,
+              "stats": {**guided, "evaluations": 64, "time": 0.06}},
+             {"agent": 1, "ply": 1, "time": 0.01, "nodes": 900, "depth": 4, "ebf": 5.0, "stats": None}]
+    cost = search_cost(moves, ["az", "ab"])
+    assert cost[0].sims["mean"] == 64 and cost[0].batch["mean"] == pytest.approx((7.5 + 8) / 2)
+    assert cost[0].eval_share["mean"] == pytest.approx((0.75 + 0.5) / 2)
+    assert cost[1].sims["n"] == 0 and math.isnan(cost[1].batch["mean"])
 
 
 @pytest.mark.parametrize("module", [stats_mod, ratings_mod])

@@ -33,15 +33,14 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from zerosum.games.kit import Game, ZerosumError
+from zerosum.games.kit import Game
 from zerosum.games.registry import env_name
+from zerosum.nets.errors import TRAIN_EXTRA, CheckpointError, MissingExtraError  # shared with network checkpoints
 
 FORMAT = "zerosum-checkpoint"
 """The ``format`` field of a checkpoint's metadata file."""
 FORMAT_VERSION = 1
 """The version of the checkpoint metadata format this zerosum writes and reads."""
-TRAIN_EXTRA = "pip install 'zerosum[train]'"
-"""The install command named by errors that need the train extra."""
 
 ALGORITHMS: dict[str, str] = {
     "maskable_ppo": "sb3_contrib:MaskablePPO",
@@ -54,14 +53,6 @@ ALGOS = tuple(ALGORITHMS)
 """The algorithm names a checkpoint may declare (``maskable_ppo``, ``ppo``, ``maskable_dqn``, ``dqn``)."""
 Q_ALGOS = ("maskable_dqn", "dqn")
 """Value-based: the network gives Q-values, play is greedy."""
-
-
-class CheckpointError(ZerosumError, ValueError):
-    """A checkpoint that is missing, corrupt, or made for another game, variant or env version."""
-
-
-class MissingExtraError(ZerosumError, ImportError):
-    """An optional dependency (torch, stable-baselines3, sb3-contrib) is not installed."""
 
 
 def require_train_extra() -> None:

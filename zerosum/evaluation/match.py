@@ -180,11 +180,15 @@ def stats_dict(game: Game, last_stats: Any, state: Any = None) -> dict[str, Any]
     if isinstance(last_stats, SearchResult):  # the common case, without the generic walk
         st = last_stats.stats
         value = float(last_stats.value)
-        return {"value": value if math.isfinite(value) else None, "action": int(last_stats.action),
-                "pv": line_names(game, last_stats.pv, state), "algorithm": last_stats.algorithm,
-                "nodes": int(st.nodes), "leaves": int(st.leaves), "cutoffs": int(st.cutoffs),
-                "tt_probes": int(st.tt_probes), "tt_hits": int(st.tt_hits), "depth": int(st.depth),
-                "time": float(st.time), "ebf": float(st.ebf)}
+        out = {"value": value if math.isfinite(value) else None, "action": int(last_stats.action),
+               "pv": line_names(game, last_stats.pv, state), "algorithm": last_stats.algorithm,
+               "nodes": int(st.nodes), "leaves": int(st.leaves), "cutoffs": int(st.cutoffs),
+               "tt_probes": int(st.tt_probes), "tt_hits": int(st.tt_hits), "depth": int(st.depth),
+               "time": float(st.time), "ebf": float(st.ebf)}
+        if st.batches:  # a network-guided search: simulations, evaluator calls and the evaluator's time
+            out.update(simulations=int(st.simulations), evaluations=int(st.evaluations), batches=int(st.batches),
+                       eval_time=float(st.eval_time))
+        return out
     if hasattr(last_stats, "as_dict"):
         d = dict(last_stats.as_dict())
     elif isinstance(last_stats, Mapping):

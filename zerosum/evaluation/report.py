@@ -79,7 +79,7 @@ def summarize_store(store: Store, bootstrap: int = 200, seed: int = 0) -> Summar
     scored = [(int(g["seat0"]), int(g["seat1"]), float(g["score0"])) for g in games]
     ratings = bootstrap_ratings(scored, names, samples=bootstrap, seed=seed)
     skill = openskill_ratings(scored, names)
-    cost = search_cost(store.moves(["agent", "ply", "time", "nodes", "depth", "ebf"]), names)
+    cost = search_cost(store.moves(["agent", "ply", "time", "nodes", "depth", "ebf", "stats"]), names)
     points, count = score_matrix(games, len(names))
     faults = [{"game_id": g["id"], "agent": names[(g["seat0"], g["seat1"])[g["faulty_seat"]]],
                "termination": g["termination"], "error": g["error"]} for g in games if g["faulty_seat"] is not None]
@@ -122,7 +122,7 @@ STANDINGS_HEAD = ["#", "agent", "games", "W/D/L", "score [95% CI]", "first", "se
                   "openskill", "faults"]
 PAIRS_HEAD = ["A", "B", "W/D/L (A)", "score A [95% CI]", "A first", "A second"]
 COST_HEAD = ["agent", "moves", "nodes mean", "median", "p95", "ms mean", "median", "p95", "depth mean",
-             "max", "EBF"]
+             "max", "EBF", "sims mean", "batch mean", "eval share"]
 
 
 def standings_rows(s: Summary) -> list[list[str]]:
@@ -146,7 +146,8 @@ def cost_rows(s: Summary) -> list[list[str]]:
     """Search cost per agent (agents without search statistics show '-')."""
     return [[c.name, str(c.moves), _n(c.nodes["mean"]), _n(c.nodes["median"]), _n(c.nodes["p95"]),
              _ms(c.time["mean"]), _ms(c.time["median"]), _ms(c.time["p95"]), _f(c.depth["mean"], 1),
-             _f(c.depth["max"], 0), _f(c.ebf["mean"], 2)] for c in s.cost]
+             _f(c.depth["max"], 0), _f(c.ebf["mean"], 2), _n(c.sims["mean"]), _f(c.batch["mean"], 1),
+             _f(c.eval_share["mean"], 2)] for c in s.cost]
 
 
 def print_summary(s: Summary, console: Any = None) -> None:
@@ -214,7 +215,8 @@ def markdown(s: Summary, database: str | os.PathLike[str] | None = None, plots: 
                             for j in range(len(s.names))] for i in range(len(s.names))]
     out += [_md_table(head, rows), "", "## Search cost per move", "",
             "Nodes and wall time per decision (ms); depth reached; effective branching factor "
-            "(nodes^(1/depth)).", "", _md_table(COST_HEAD, cost_rows(s)), ""]
+            "(nodes^(1/depth)); for network-guided searches, simulations per move, leaves per evaluator "
+            "call and the evaluator's share of the time.", "", _md_table(COST_HEAD, cost_rows(s)), ""]
     searched = [c for c in s.cost if c.by_ply]
     if searched:
         plies = sorted({p for c in searched for p in c.by_ply})[:max_plies]

@@ -14,6 +14,8 @@ behaves at 0% and 100%, unlike the normal approximation:
 
 from __future__ import annotations
 
+import json
+
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -162,10 +164,18 @@ class Cost:
     moves: int
     searched: int
     by_ply: dict[int, dict[str, float]]
+    sims: dict[str, float] = field(default_factory=lambda: summarize([]))
+    """Simulations per move (network-guided searches)."""
+    batch: dict[str, float] = field(default_factory=lambda: summarize([]))
+    """Leaves per evaluator call, per move (network-guided searches)."""
+    eval_share: dict[str, float] = field(default_factory=lambda: summarize([]))
+    """The evaluator's share of a move's search time (network-guided searches)."""
 
 
 def search_cost(moves: Iterable[Mapping[str, Any]], names: Sequence[str]) -> list[Cost]:
-    """Cost per agent from move rows (agent id, ply, time, nodes, depth, ebf)."""
+    """Cost per agent from move rows (agent id, ply, time, nodes, depth, ebf, and optionally
+    ``stats``: a mapping or its JSON with a network-guided search's simulations, evaluations,
+    batches and eval_time)."""
     per: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_ply: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for m in moves:
@@ -178,6 +188,13 @@ def search_cost(moves: Iterable[Mapping[str, Any]], names: Sequence[str]) -> lis
             d["depth"].append(float(m["depth"]))
         if m.get("ebf"):
             d["ebf"].append(float(m["ebf"]))
+        extra = m.get("stats")
+        extra = json.loads(extra) if isinstance(extra, str) else extra
+        if isinstance(extra, Mapping) and extra.get("batches"):
+            d["sims"].append(float(extra["simulations"]))
+            d["batch"].append(float(extra["evaluations"]) / float(extra["batches"]))
+            if float(extra.get("time") or m["time"]) > 0:
+                d["eval_share"].append(float(extra["eval_time"]) / float(extra.get("time") or m["time"]))
     out = []
     for i, name in enumerate(names):
         d = per.get(i, {})
@@ -185,7 +202,8 @@ def search_cost(moves: Iterable[Mapping[str, Any]], names: Sequence[str]) -> lis
                  for ply, v in sorted(by_ply.get(i, {}).items())}
         out.append(Cost(name, summarize(d.get("nodes", [])), summarize(d.get("time", [])),
                         summarize(d.get("depth", [])), summarize(d.get("ebf", [])),
-                        len(d.get("time", [])), len(d.get("nodes", [])), curve))
+                        len(d.get("time", [])), len(d.get("nodes", [])), curve, summarize(d.get("sims", [])),
+                        summarize(d.get("batch", [])), summarize(d.get("eval_share", []))))
     return out
 
 
@@ -294,7 +312,7 @@ def opponent_results(names: Sequence[str], games: Iterable[EvaluatedGame]) -> li
             else:
                 st = m.stats or {}
                 moves.append({"agent": o - 1, "ply": m.ply, "time": m.time, "nodes": st.get("nodes"),
-                              "depth": st.get("depth"), "ebf": st.get("ebf")})
+                              "depth": st.get("depth"), "ebf": st.get("ebf"), "stats": st})
     per_agent, pairs = tally(rows, ["policy", *names])
     for p in pairs:  # every pair is (policy, opponent): a is the policy
         results[p.b].total, results[p.b].first, results[p.b].second = p.total, p.a_first, p.a_second
