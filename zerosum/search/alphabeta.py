@@ -211,7 +211,7 @@ def _root_entry(kernels: ModuleType) -> Any:
 class AlphaBeta:
     """A reusable alpha-beta searcher for one game and heuristic (keeps its TT between searches).
 
-    The table's memory comes from searchers that are gone (see ``_take_arrays``): a new
+    The table's memory is reused from searchers that are gone (cleared by an epoch): a new
     searcher reads nothing they stored.
     """
 
