@@ -201,11 +201,11 @@ class Opponents:
             kind = 0
         elif compiled and type(inner) is AlphaBetaAgent and inner.time is None and inner.nodes is None:
             kind = 1
+        self.table[k, 0] = kind
         if kind == 2:
             self.agents[k] = agent
             return
         self.eps[k] = eps
-        self.table[k, 0] = kind
         if kind == 1:
             ab: AlphaBetaAgent = inner  # type: ignore[assignment]
             depth = int(ab.depth or 1)
