@@ -5,7 +5,7 @@
 >>> envs = make_vec("connect_four_v0", num_envs=64, opponent="alphabeta(depth=2)", seed=0)
 >>> obs, info = envs.reset(seed=0)
 >>> obs.shape, envs.action_masks().shape
-((64, 91), (64, 7))
+((64, 133), (64, 7))
 >>> actions = np.array([np.flatnonzero(m)[0] for m in envs.action_masks()])
 >>> obs, rewards, terminated, truncated, info = envs.step(actions)
 
@@ -289,6 +289,8 @@ class Lanes:
         if learner_seat == "alternate":
             self.learner ^= 1  # each episode switches: lane i's first episode is seat i % 2
         self.comp = np.zeros(n, np.int64)
+        self.episode_seat = np.zeros(n, np.int64)
+        self.episode_comp = np.zeros(n, np.int64)
         self.done, self.pending, self.restart, self.opening, self.ended, self.terminated = (
             np.zeros(n, np.bool_) for _ in range(6))
         self.masks = np.zeros((n, g.num_actions), np.int8)
@@ -396,6 +398,8 @@ class Lanes:
             raise VectorEnvError("step() before reset(): call reset() first")
         a = self.actions(actions)
         g, o = self.game, self.opponents
+        self.episode_seat[:] = self.learner  # what a lane that finishes in this step played
+        self.episode_comp[:] = self.comp
         self.k.vec_step(g.params, g.initial, a, self.states, self.learner, self.comp, self.done, self.pending,
                         self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.final_flat,
                         self.final_planes, self.rewards, self.terminated, self.outcome, o.table, o.eps, o.cum,
@@ -483,7 +487,8 @@ class ZerosumVectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
                 for i in np.flatnonzero(ended).tolist():
                     final[i] = lanes.final_observation(i)
                 info["final_obs"], info["_final_obs"] = final, ended.copy()
-                info["final_info"] = {"outcome": outcome, "_outcome": ended.copy()}
+                info["final_info"] = {"outcome": outcome, "_outcome": ended.copy(),
+                                      "seat": lanes.episode_seat.copy(), "_seat": ended.copy()}
                 info["_final_info"] = ended.copy()
         info["seat"] = lanes.learner.copy()
         terminated = lanes.terminated.copy()

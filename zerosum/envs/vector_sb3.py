@@ -8,7 +8,7 @@
 SB3 resets a finished env in the same step: a lane that ends returns the next episode's
 first observation, ``dones[i]`` True, the final observation in
 ``infos[i]["terminal_observation"]`` and ``infos[i]["outcome"]`` ("win", "draw", "loss" or
-"illegal"). sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
+"illegal"), ``infos[i]["seat"]`` and ``infos[i]["opponent"]`` (the finished episode's). sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
 ``np.stack(env_method("action_masks"))``: both are answered for all lanes in one call, so it
 uses this env as it is. Everything else (seats, opponents, illegal actions) is as in
 :mod:`zerosum.envs.vector`. This module imports stable-baselines3 (the ``train`` extra).
@@ -74,6 +74,8 @@ class ZerosumSB3VecEnv(VecEnv):  # type: ignore[misc]  # SB3's classes are untyp
                 info["terminal_observation"] = lanes.final_observation(i)
                 info["outcome"] = _WORDS[code]
                 info["TimeLimit.truncated"] = False
+                info["seat"] = int(lanes.episode_seat[i])
+                info["opponent"] = lanes.opponents.names[int(lanes.episode_comp[i])]
                 if code == 4:
                     info["illegal_action"] = int(np.asarray(self._actions).reshape(-1)[i])
         return lanes.observations(), lanes.rewards.astype(np.float32), dones, infos

@@ -87,7 +87,8 @@ class TrainConfig:
     steps: int = 50_000
     max_seconds: float | None = None             # stop earlier after this much training time
     n_envs: int = 8
-    vec: str = "dummy"                           # "dummy" (in-process) or "subproc"
+    vec: str = "dummy"                           # "dummy" (in-process), "subproc", or "zerosum": one compiled
+                                                 # vector env (zerosum.envs.make_vec), the opponents inside
     seat: int | str = "alternate"
     obs_format: str = "flat"
     illegal_penalty: float = -1.0
@@ -118,8 +119,14 @@ class TrainConfig:
             raise ValueError(f"obs_format={self.obs_format!r} is not allowed: one of {OBS_FORMATS}")
         if self.seat not in SEATS or isinstance(self.seat, bool):
             raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
-        if self.vec not in ("dummy", "subproc"):
-            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy' or 'subproc'")
+        if self.vec not in ("dummy", "subproc", "zerosum"):
+            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy', 'subproc' or 'zerosum'")
+        if self.vec == "zerosum":
+            unsupported = [name for name in ("curriculum", "self_play", "opponent_priority", "random_opening",
+                                             "symmetry", "exploiter") if getattr(self, name)]
+            if unsupported:
+                raise ValueError(f"vec='zerosum' (the compiled vector env) does not take {', '.join(unsupported)}: "
+                                 "allowed with it: a fixed opponent or a weighted mixture; use vec='dummy' for these")
         if isinstance(self.opponent, (list, tuple)) and not self.opponent:
             raise ValueError("opponent=[] is not allowed: give at least one agent spec")
         if self.vec == "subproc" and (self.curriculum or self.self_play):
@@ -202,9 +209,18 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
 
 def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
     """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats,
-    env i starts in seat i % 2."""
+    env i starts in seat i % 2. ``vec="zerosum"``: one compiled vector env of ``n_envs``
+    lanes (:func:`zerosum.envs.make_vec`), the opponent mixture inside its step."""
     from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if cfg.vec == "zerosum":
+        from zerosum.envs.vector import make_vec
+
+        opponents = list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent]
+        return VecMonitor(make_vec(cfg.game, cfg.n_envs, opponents, opponent_weights=cfg.opponent_weights,
+                                   learner_seat=cfg.seat, seed=cfg.seed, api="sb3", obs_format=cfg.obs_format,
+                                   illegal_penalty=cfg.illegal_penalty, **cfg.variant))
 
     def factory(i: int) -> Callable[[], Any]:
         def make() -> Any:
