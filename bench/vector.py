@@ -85,7 +85,7 @@ def pettingzoo_connect_four():
             return o["observation"].reshape(-1)
 
         def _opponent(self) -> None:
-            o, r, term, trunc, _ = self.env.last()
+            o, _, term, trunc, _ = self.env.last()
             if not (term or trunc):
                 self.env.step(int(self.rng.choice(np.flatnonzero(o["action_mask"]))))
 
@@ -99,7 +99,7 @@ def pettingzoo_connect_four():
         def step(self, action):
             self.env.step(int(action))
             self._opponent()
-            o, _, term, trunc, _ = self.env.last()
+            _, _, term, trunc, _ = self.env.last()
             done = term or trunc
             reward = self.env._cumulative_rewards.get(self.me, 0.0) if done else 0.0
             return self._obs(), float(reward), done, False, {}

@@ -323,7 +323,7 @@ def test_sb3_vec_env_under_maskable_ppo():
     assert obs.shape == (8, 36) and get_action_masks(venv).shape == (8, 9)
     ended = 0
     for _ in range(12):
-        obs, rewards, dones, infos = venv.step(get_action_masks(venv).argmax(axis=1))
+        obs, _, dones, infos = venv.step(get_action_masks(venv).argmax(axis=1))
         for i in np.flatnonzero(dones):
             term = infos[i]["terminal_observation"]
             assert not term[27:].any() and infos[i]["outcome"] in ("win", "draw", "loss")

@@ -30,7 +30,7 @@ from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line s
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, F64Array, I8Array, I64Array, Params, State
 from zerosum.games.kit.specialize import specialize
 from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
-from zerosum.search._flags import C_FLAGS, C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
+from zerosum.search._flags import C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
 from zerosum.search.alphabeta import ASPIRATION_DEPTH, ASPIRATION_TRIES, ASPIRATION_WIDTH
 from zerosum.search.compiled import TEMPLATE as _SEARCH_TEMPLATE
 from zerosum.search.result import WIN_BOUND
@@ -109,8 +109,10 @@ def ab_choose(params: Params, w: Any, s: State, depth: int, iterative: int, aspi
 
 @njit(inline="always")
 def random_move(params: Params, s: State, moves: I64Array) -> int:  # pragma: no cover - compiled
+    """A uniformly random legal move in ``s``."""
     n = legal(params, s, moves)
-    return moves[np.random.randint(n)]
+    a: int = moves[np.random.randint(n)]
+    return a
 
 
 @njit(inline="always")
@@ -136,8 +138,8 @@ def log_move(log: I64Array, count: I64Array, i: int, a: int) -> None:  # pragma:
 
 
 @njit(inline="always")
-def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I64Array, masks: I8Array,  # pragma: no cover
-              flat: Any, planes: I8Array, buf: I8Array, moves: I64Array) -> None:
+def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I64Array,  # pragma: no cover
+              masks: I8Array, flat: Any, planes: I8Array, buf: I8Array, moves: I64Array) -> None:
     """Lane i's observation for its learner: planes and mask (all zeros unless ``live``)."""
     masks[i, :] = 0
     if live:
@@ -225,9 +227,9 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
 def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Array,  # pragma: no cover - compiled
              learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
              masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
-             terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array,
-             penalty: float, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
-             err: I64Array, seed: int) -> None:
+             terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
+             cfg: I64Array, penalty: float, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
+             count: I64Array, err: I64Array, seed: int) -> None:
     """One step of every lane: the learner's action (checked), the opponents' replies, the
     rewards and ends, and the restarts the autoreset mode asks for. Nothing changes when
     ``err`` reports a bad action (raw mode) or a finished lane stepped without a reset."""
@@ -318,8 +320,9 @@ def vec_reset(params: Params, initial: I64Array, lanes: I64Array, states: I64Arr
 
 
 @njit(cache=True)
-def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64Array, states: I64Array,  # pragma: no cover
-               learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
+def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64Array,  # pragma: no cover
+               states: I64Array, learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any,
+               opening: Any, ended: Any,
                masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
                terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
                cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,

@@ -430,7 +430,7 @@ class Lanes:
         return [self.log[i, : min(int(self.count[i]), _LOG)].tolist() for i in range(self.n)]
 
 
-class ZerosumVectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEnv is generic, untyped here
+class ZerosumVectorEnv(VectorEnv):
     """A Gymnasium 1.x ``VectorEnv`` over one zerosum game, the opponent inside (see the module)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}

@@ -8,7 +8,8 @@
 SB3 resets a finished env in the same step: a lane that ends returns the next episode's
 first observation, ``dones[i]`` True, the final observation in
 ``infos[i]["terminal_observation"]`` and ``infos[i]["outcome"]`` ("win", "draw", "loss" or
-"illegal"), ``infos[i]["seat"]`` and ``infos[i]["opponent"]`` (the finished episode's). sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
+"illegal"), ``infos[i]["seat"]`` and ``infos[i]["opponent"]`` (the finished episode's).
+sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
 ``np.stack(env_method("action_masks"))``: both are answered for all lanes in one call, so it
 uses this env as it is. Everything else (seats, opponents, illegal actions) is as in
 :mod:`zerosum.envs.vector`. This module imports stable-baselines3 (the ``train`` extra).
@@ -28,7 +29,7 @@ from zerosum.envs.vector import Lanes, VectorEnvError, ZerosumVectorEnv
 _WORDS = {1: "win", 2: "draw", 3: "loss", 4: "illegal"}
 
 
-class ZerosumSB3VecEnv(VecEnv):  # type: ignore[misc]  # SB3's classes are untyped here
+class ZerosumSB3VecEnv(VecEnv):
     """A stable-baselines3 ``VecEnv`` over the lanes of one zerosum game, the opponent inside."""
 
     def __init__(self, lanes: Lanes) -> None:
