@@ -136,7 +136,10 @@ def main() -> None:
     rows = []
     load = os.getloadavg()[0]
     for game in games:
-        for opponent in ("random", "alphabeta(depth=2)", "alphabeta(depth=4)"):
+        opponents = ["random", "alphabeta(depth=2)", "alphabeta(depth=4)"]
+        if game == "connect_four_v0":  # quiescence (on by default here) is most of a shallow search's nodes
+            opponents += ["alphabeta(depth=2, quiescence=off)", "alphabeta(depth=4, quiescence=off)"]
+        for opponent in opponents:
             # Pentago at depth 4 searches ~0.1 s a move: fewer lanes keep the row short.
             lanes = 64 if game == "pentago_v0" and opponent.endswith("4)") else args.lanes
             rate = vector_rate(game, opponent, lanes, args.seconds)

@@ -314,7 +314,7 @@ def test_sb3_vec_env_under_maskable_ppo():
     import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-    from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor
 
     torch.set_num_threads(1)
     venv = make_vec("tictactoe_v0", 8, api="sb3", seed=0, opponent="random")
@@ -330,6 +330,47 @@ def test_sb3_vec_env_under_maskable_ppo():
             assert obs[i][27:].any()  # the next episode's first observation
             ended += 1
     assert ended > 0
-    model = MaskablePPO("MlpPolicy", VecMonitor(venv), n_steps=32, batch_size=64, n_epochs=1, seed=0)
+    checked = VecCheckNan(VecMonitor(venv), raise_exception=True)  # SB3's own check of a VecEnv's numbers
+    model = MaskablePPO("MlpPolicy", checked, n_steps=32, batch_size=64, n_epochs=1, seed=0)
     model.learn(256)
     assert model.num_timesteps >= 256
+
+
+# ---- the kit's batched rules, and a user's kit game ------------------------------------------
+from tests.test_new_game_guide import package  # noqa: E402, F401 - the guide's Hexapawn, built as a user would
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "nim", "connect_four", "pentago", "nine_mens_morris", "halma"])
+def test_batched_rules_equal_the_game_api(name):
+    from zerosum.games.kit.batched import batched
+
+    game = make_game(name, **({"size": 8} if name == "halma" else {}))
+    rules = batched(game)
+    rng = np.random.default_rng(0)
+    states = rules.reset(16)
+    for _ in range(12):
+        live = rules.status(states) == 0
+        masks = rules.masks(states)
+        obs = rules.observe(states, rules.players(states))
+        for i, s in enumerate(states):
+            assert np.array_equal(masks[i], game.legal_mask(s))
+            assert rules.players(states)[i] == game.current_player(s)
+            assert np.array_equal(obs[i], game.observation(s, game.current_player(s)))
+        actions = rules.random_moves(states, seed=int(rng.integers(1 << 30)))
+        assert all(masks[i, a] for i, a in enumerate(actions) if live[i])
+        nxt = rules.apply(states[live], actions[live])
+        for s, a, child in zip(states[live], actions[live], nxt, strict=True):
+            assert np.array_equal(child, game.apply(s, int(a)))
+        states[live] = nxt
+    if name == "tictactoe":
+        taken = rules.apply(rules.reset(2), np.array([0, 4]))
+        with pytest.raises(IllegalActionError, match=r"row 1: action 4 is not legal there; legal: \[0, 1, 2, 3, 5"):
+            rules.apply(taken, np.array([1, 4]))
+
+
+def test_a_users_kit_game_gets_the_vector_env(package):  # noqa: F811 - the fixture imported above
+    import importlib
+
+    importlib.import_module("hexapawn")
+    finished = run_equality("hexapawn_v0", {}, ["random", "alphabeta(depth=2)"], "same_step", 20, lanes=4)
+    assert finished > 0
