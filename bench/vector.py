@@ -2,7 +2,8 @@
 PettingZoo's connect_four_v3 through a single-agent wrapper, in the same run.
 
 Env steps/s = learner steps (each with the opponent's replies and restarts) per second of
-``step()`` alone; the learner's actions (random legal ones) are drawn outside the timed
+``step()`` alone (``cpu_steps_s``: per second of this process's CPU time in ``step()``, the
+figure a loaded machine depresses least); the learner's actions (random legal ones) are drawn outside the timed
 call, the same way for every env. The MaskablePPO rows are end to end (rollouts and
 training, MlpPolicy, 4 epochs) with ``--threads`` torch threads.
 
@@ -25,38 +26,40 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(masks * rng.random(masks.shape), axis=1)
 
 
-def vector_rate(game: str, opponent: str, lanes: int, seconds: float) -> float:
+def vector_rate(game: str, opponent: str, lanes: int, seconds: float) -> tuple[float, float]:
     from zerosum.envs import make_vec
 
     env = make_vec(game, lanes, opponent=opponent, seed=0)
     env.reset()
     rng = np.random.default_rng(0)
     env.step(random_actions(env.action_masks(), rng))  # warm
-    spent, steps = 0.0, 0
+    spent, cpu, steps = 0.0, 0.0, 0
     while spent < seconds:
         a = random_actions(env.action_masks(), rng)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         env.step(a)
         spent += time.perf_counter() - t
+        cpu += time.process_time() - c
         steps += lanes
-    return steps / spent
+    return steps / spent, steps / cpu
 
 
-def dummy_rate(make_env, n: int, seconds: float) -> float:
+def dummy_rate(make_env, n: int, seconds: float) -> tuple[float, float]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     venv = DummyVecEnv([make_env for _ in range(n)])
     venv.reset()
     rng = np.random.default_rng(0)
-    spent, steps = 0.0, 0
+    spent, cpu, steps = 0.0, 0.0, 0
     while spent < seconds:
         masks = np.stack(venv.env_method("action_masks"))
         a = random_actions(masks, rng)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         venv.step(a)
         spent += time.perf_counter() - t
+        cpu += time.process_time() - c
         steps += n
-    return steps / spent
+    return steps / spent, steps / cpu
 
 
 def single_agent(game: str, opponent: str):
@@ -110,15 +113,15 @@ def pettingzoo_connect_four():
     return Wrapper
 
 
-def ppo_rate(make_venv, steps: int, n_steps: int, batch_size: int) -> float:
+def ppo_rate(make_venv, steps: int, n_steps: int, batch_size: int) -> tuple[float, float]:
     from sb3_contrib import MaskablePPO
 
     venv = make_venv()
     model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch_size, n_epochs=4, seed=0)
     model.learn(n_steps * venv.num_envs)  # warm (compiles, allocates)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     model.learn(steps, reset_num_timesteps=False)
-    return steps / (time.perf_counter() - t)
+    return steps / (time.perf_counter() - t), steps / (time.process_time() - c)
 
 
 def main() -> None:
@@ -142,33 +145,34 @@ def main() -> None:
         for opponent in opponents:
             # Pentago at depth 4 searches ~0.1 s a move: fewer lanes keep the row short.
             lanes = 64 if game == "pentago_v0" and opponent.endswith("4)") else args.lanes
-            rate = vector_rate(game, opponent, lanes, args.seconds)
+            rate, cpu = vector_rate(game, opponent, lanes, args.seconds)
             n_single = 16
-            base = dummy_rate(single_agent(game, opponent), n_single, args.seconds / 2)
+            base, base_cpu = dummy_rate(single_agent(game, opponent), n_single, args.seconds / 2)
             rows.append({"game": game, "opponent": opponent, "env": f"make_vec x{lanes}", "steps_s": rate,
-                         "baseline": f"SingleAgentEnv DummyVecEnv x{n_single}", "baseline_steps_s": base,
-                         "speedup": rate / base})
-    pz = dummy_rate(pettingzoo_connect_four(), 16, args.seconds / 2)
+                         "cpu_steps_s": cpu, "baseline": f"SingleAgentEnv DummyVecEnv x{n_single}",
+                         "baseline_steps_s": base, "baseline_cpu_steps_s": base_cpu, "speedup": rate / base})
+    pz, pz_cpu = dummy_rate(pettingzoo_connect_four(), 16, args.seconds / 2)
     rows.append({"game": "connect_four (PettingZoo connect_four_v3)", "opponent": "random",
-                 "env": "single-agent wrapper, DummyVecEnv x16", "steps_s": pz})
+                 "env": "single-agent wrapper, DummyVecEnv x16", "steps_s": pz, "cpu_steps_s": pz_cpu})
     if args.ppo_steps:
         from stable_baselines3.common.vec_env import DummyVecEnv
 
         from zerosum.envs import make_vec
 
-        ours = ppo_rate(lambda: make_vec("connect_four_v0", 256, api="sb3", seed=0), args.ppo_steps, 64, 4096)
-        old = ppo_rate(lambda: DummyVecEnv([single_agent("connect_four_v0", "random")] * 8),
+        ours, ours_cpu = ppo_rate(lambda: make_vec("connect_four_v0", 256, api="sb3", seed=0), args.ppo_steps, 64, 4096)
+        old, old_cpu = ppo_rate(lambda: DummyVecEnv([single_agent("connect_four_v0", "random")] * 8),
                        max(args.ppo_steps // 10, 8192), 256, 512)
         rows.append({"game": "connect_four_v0", "opponent": "random", "env": "MaskablePPO, make_vec sb3 x256",
-                     "steps_s": ours, "baseline": "MaskablePPO, SingleAgentEnv DummyVecEnv x8",
-                     "baseline_steps_s": old, "speedup": ours / old})
+                     "steps_s": ours, "cpu_steps_s": ours_cpu, "baseline": "MaskablePPO, SingleAgentEnv DummyVecEnv x8",
+                     "baseline_steps_s": old, "baseline_cpu_steps_s": old_cpu, "speedup": ours / old})
     c4 = {r["opponent"]: r["steps_s"] for r in rows if r["game"] == "connect_four_v0" and "make_vec x" in r["env"]}
     heads = [headline("Connect Four vs random, 1,024 lanes, env steps/s", c4["random"], target=">= 1,000,000"),
              headline("vs alphabeta(depth=2)", c4["alphabeta(depth=2)"], target=">= 200,000"),
              headline("vs alphabeta(depth=4)", c4["alphabeta(depth=4)"], target=">= 20,000")]
     if args.ppo_steps:
         heads.append(headline("MaskablePPO end to end, 256 lanes", rows[-1]["steps_s"], target=">= 15,000"))
-    emit("vector", rows, ["game", "opponent", "env", "steps_s", "baseline", "baseline_steps_s", "speedup"],
+    emit("vector", rows, ["game", "opponent", "env", "steps_s", "cpu_steps_s", "baseline", "baseline_steps_s",
+                          "baseline_cpu_steps_s", "speedup"],
          {"headline": heads, "load_before": load, "load_after": os.getloadavg()[0], "torch_threads": args.threads})
 
 
