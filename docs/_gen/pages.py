@@ -99,8 +99,9 @@ def env_pages() -> None:
 # ----------------------------------------------------------------------------- API reference
 REFERENCE = [  # (page, module): the modules with an __all__, in reading order
     ("zerosum", "zerosum"),
-    ("games", "zerosum.games"), ("games-kit", "zerosum.games.kit"), ("games-halma", "zerosum.games.halma"),
-    ("envs", "zerosum.envs"),
+    ("games", "zerosum.games"), ("games-kit", "zerosum.games.kit"), ("games-kit-batched", "zerosum.games.kit.batched"),
+    ("games-halma", "zerosum.games.halma"),
+    ("envs", "zerosum.envs"), ("envs-vector", "zerosum.envs.vector"), ("envs-vector-sb3", "zerosum.envs.vector_sb3"),
     ("search", "zerosum.search"), ("search-compiled", "zerosum.search.compiled"),
     ("search-heuristics", "zerosum.search.heuristics"),
     ("agents", "zerosum.agents"), ("agents-policies", "zerosum.agents.policies"),
