@@ -50,6 +50,7 @@ def dummy_rate(make_env, n: int, seconds: float) -> tuple[float, float]:
     venv = DummyVecEnv([make_env for _ in range(n)])
     venv.reset()
     rng = np.random.default_rng(0)
+    venv.step(random_actions(np.stack(venv.env_method("action_masks")), rng))  # warm, as vector_rate does
     spent, cpu, steps = 0.0, 0.0, 0
     while spent < seconds:
         masks = np.stack(venv.env_method("action_masks"))
