@@ -15,7 +15,7 @@ ALLOWED = {
     "games": set(),
     "search": {"games"},
     "agents": {"games", "search", "values"},
-    "envs": {"games"},
+    "envs": {"games", "search", "agents"},  # DESIGN 1: games, search; the vector env's opponents are agents
     "evaluation": {"games", "search", "agents", "values"},
     "training": {"games", "envs", "agents", "evaluation", "values"},
     "testing": {"games", "search", "envs"},
