@@ -16,7 +16,7 @@ ALLOWED = {
     "search": {"games"},
     "nets": {"games", "_lazybase"},
     "agents": {"games", "search", "nets", "values", "_lazybase"},
-    "envs": {"games"},
+    "envs": {"games", "search", "agents"},  # DESIGN 1: games, search; the vector env's opponents are agents
     "evaluation": {"games", "search", "agents", "values"},
     "training": {"games", "envs", "agents", "evaluation", "nets", "search", "values", "_lazybase"},
     "testing": {"games", "search", "envs"},

@@ -96,7 +96,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent-weights", type=_numbers(float, "weights"), metavar="W1,W2",
                    help="weights of a mixture of opponents given to --opponent")
     p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")
-    p.add_argument("--vec", choices=("dummy", "subproc"), help="in-process (default) or subprocess envs")
+    p.add_argument("--vec", choices=("dummy", "subproc", "zerosum"),
+                   help="in-process (default), subprocess envs, or zerosum: one compiled vector env")
     p.add_argument("--seat", type=_seat, help="0, 1, alternate (default) or random")
     p.add_argument("--obs-format", choices=OBS_FORMATS, help="flat (default) or dict")
     p.add_argument("--illegal-penalty", type=float, help="reward of an illegal action without masks (default -1)")

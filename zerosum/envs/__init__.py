@@ -6,6 +6,10 @@ Three ways to create one::
     env = nim_v0.env(piles=(3, 4, 5))
     env = zerosum.envs.make("nim_v0", piles=(3, 4, 5))
     env = pettingzoo.make("aec", "zerosum/nim-v0", piles=(3, 4, 5))   # after import zerosum.envs
+
+and the vector envs (many games in one compiled step, the opponent inside)::
+
+    envs = zerosum.envs.make_vec("connect_four_v0", num_envs=1024, opponent="alphabeta(depth=2)")
 """
 
 from __future__ import annotations
@@ -52,4 +56,15 @@ def register_with_pettingzoo() -> None:
 
 register_with_pettingzoo()
 
-__all__ = ["AGENTS", "ENVS", "EnvOrderError", "ZerosumEnv", "env_module", "make", "register_with_pettingzoo"]
+
+def __getattr__(name: str) -> Any:
+    """``make_vec`` (zerosum.envs.vector), imported on first use: it loads the agents and the search."""
+    if name == "make_vec":
+        from zerosum.envs.vector import make_vec
+
+        return make_vec
+    raise AttributeError(f"module 'zerosum.envs' has no attribute {name!r}")
+
+
+__all__ = ["AGENTS", "ENVS", "EnvOrderError", "ZerosumEnv", "env_module", "make", "make_vec",
+           "register_with_pettingzoo"]

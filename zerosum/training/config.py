@@ -77,7 +77,8 @@ class TrainConfig:
     n_envs: int = 8
     """Environments stepped together."""
     vec: str = "dummy"
-    """``"dummy"`` (in-process) or ``"subproc"`` (a process per env)."""
+    """How the envs are stepped: "dummy" (in-process), "subproc" (one process each), or "zerosum": one compiled
+    vector env (:func:`zerosum.envs.make_vec`), the opponents inside its step."""
     seat: int | str = "alternate"
     """The learner's seat: 0, 1, ``"alternate"`` or ``"random"``."""
     obs_format: str = "flat"
@@ -130,8 +131,14 @@ class TrainConfig:
             raise ValueError(f"obs_format={self.obs_format!r} is not allowed: one of {OBS_FORMATS}")
         if self.seat not in SEATS or isinstance(self.seat, bool):
             raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
-        if self.vec not in ("dummy", "subproc"):
-            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy' or 'subproc'")
+        if self.vec not in ("dummy", "subproc", "zerosum"):
+            raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy', 'subproc' or 'zerosum'")
+        if self.vec == "zerosum":
+            unsupported = [name for name in ("curriculum", "self_play", "opponent_priority", "random_opening",
+                                             "symmetry", "exploiter") if getattr(self, name)]
+            if unsupported:
+                raise ValueError(f"vec='zerosum' (the compiled vector env) does not take {', '.join(unsupported)}: "
+                                 "allowed with it: a fixed opponent or a weighted mixture; use vec='dummy' for these")
         if isinstance(self.opponent, (list, tuple)) and not self.opponent:
             raise ValueError("opponent=[] is not allowed: give at least one agent spec")
         if self.vec == "subproc" and (self.curriculum or self.self_play):

@@ -32,9 +32,11 @@ RECIPES: dict[str, dict[str, Any]] = {
         "exploiter": 0.25,
         "eval_every": 25_000,
     },
-    # The same for 30k steps (about 10-20 s): what `make run` trains for its tournament.
+    # The same for 30k steps (about 10-20 s): what `make run` trains for its tournament. Its 8 envs
+    # are the lanes of one compiled vector env (zerosum.envs.make_vec), the opponent inside.
     "tictactoe_quick": {
-        "game": "tictactoe", "opponent": "random", "steps": 30_000, "n_envs": 8, "net_arch": (64, 64),
+        "game": "tictactoe", "opponent": "random", "steps": 30_000, "n_envs": 8, "vec": "zerosum",
+        "net_arch": (64, 64),
         "algo_kwargs": {"n_steps": 128, "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-3, "ent_coef": 0.0},
         "eval_opponents": ["random"], "eval_games": 0,
     },
@@ -55,11 +57,13 @@ RECIPES: dict[str, dict[str, Any]] = {
         "eval_opponents": ["random", "alphabeta(depth=9)"], "eval_games": 100, "eval_every": 50_000,
     },
     # Connect Four (PettingZoo's MaskablePPO tutorial game) against random, one-ply alpha-beta and
-    # two-ply alpha-beta that blunders a quarter of the time; 600k steps (370 s of CPU for 567k).
+    # two-ply alpha-beta that blunders a quarter of the time; 600k steps (370 s of CPU for 567k). The
+    # 8 envs are the lanes of one compiled vector env, the opponents (all three compiled) inside.
     "connect_four": {
         "game": "connect_four",
         "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.25)"],
-        "opponent_weights": [0.3, 0.35, 0.35], "steps": 600_000, "n_envs": 8, "net_arch": (256, 256),
+        "opponent_weights": [0.3, 0.35, 0.35], "steps": 600_000, "n_envs": 8, "vec": "zerosum",
+        "net_arch": (256, 256),
         "lr_schedule": "linear",
         "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01},
         "eval_opponents": ["random", "alphabeta(depth=1)"], "eval_games": 50,

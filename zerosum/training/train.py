@@ -78,9 +78,18 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
 
 def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
     """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats,
-    env i starts in seat i % 2."""
+    env i starts in seat i % 2. ``vec="zerosum"``: one compiled vector env of ``n_envs``
+    lanes (:func:`zerosum.envs.make_vec`), the opponent mixture inside its step."""
     from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if cfg.vec == "zerosum":
+        from zerosum.envs.vector import make_vec
+
+        opponents = list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent]
+        return VecMonitor(make_vec(cfg.game, cfg.n_envs, opponents, opponent_weights=cfg.opponent_weights,
+                                   learner_seat=cfg.seat, seed=cfg.seed, api="sb3", obs_format=cfg.obs_format,
+                                   illegal_penalty=cfg.illegal_penalty, **cfg.variant))
 
     def factory(i: int) -> Callable[[], Any]:
         def make() -> Any:

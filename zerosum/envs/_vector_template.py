@@ -1,0 +1,354 @@
+"""The vector environments' compiled step: every lane, the learner's move and the opponent's
+replies, in one call; written once and specialised per game.
+
+A template in the sense of :mod:`zerosum.games.kit.specialize` (the contract is there):
+:mod:`zerosum.envs.vector` has it copied for each game with the rules line importing that
+game's kernels, so the rules are inlined. The alpha-beta opponent is the compiled search of
+:mod:`zerosum.search._template`, specialised for the same game, driven here as
+:class:`zerosum.search.alphabeta.AlphaBeta` drives it under a depth budget (iterative
+deepening, aspiration windows, the seeded root's tie-breaking), so it chooses the moves the
+Python searcher chooses from the same noise.
+
+A lane is one game. Its arrays (rows of the driver's numpy arrays, shared with it):
+``states`` the position, ``learner`` the learner's seat, ``comp`` the opponent of this
+episode (a row of the opponent table), ``done`` finished and not restarted, ``pending``
+waiting for a Python opponent's move (the driver asks the agent for all such lanes in one
+call and hands the moves to :func:`vec_resume`), ``restart`` finished this step in
+same-step mode (restarted at the end of the call). Opponent table rows (``opp``):
+``[kind, record, depth, iterative, aspiration, tie_break, follow_tt, tt_slots]``; ``eps``
+the chance of a random move instead; ``cum`` the cumulative weights of the mixture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
+from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, F64Array, I8Array, I64Array, Params, State
+from zerosum.games.kit.specialize import specialize
+from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
+from zerosum.search._flags import C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
+from zerosum.search.alphabeta import ASPIRATION_DEPTH, ASPIRATION_TRIES, ASPIRATION_WIDTH
+from zerosum.search.compiled import TEMPLATE as _SEARCH_TEMPLATE
+from zerosum.search.result import WIN_BOUND
+
+legal, apply, status, player, observe = _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.observe
+negamax_root = specialize(_SEARCH_TEMPLATE, _RULES).negamax_root
+
+# opponent kinds (opp[k, K_KIND])
+RANDOM, SEARCH, PYTHON = 0, 1, 2
+K_KIND, K_REC, K_DEPTH, K_ITERATIVE, K_ASPIRATION, K_TIE_BREAK, K_FOLLOW, K_SLOTS = range(8)
+N_OPP = 8
+# tie_break values
+NO_TIES, DRAW_NOISE, GIVEN_NOISE = 0, 1, 2
+# cfg slots: the seat rule (0 or 1 fixed, SEAT_RANDOM, SEAT_ALTERNATE), autoreset mode, raw (1: an
+# illegal action is an error), observation size, whether observations are flat float32 rows
+C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT = range(5)
+N_VCFG = 5
+SEAT_RANDOM, SEAT_ALTERNATE = 2, 3
+NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
+# err slots: code, lane, value
+ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET, ERR_NO_MOVE, ERR_OPP_ILLEGAL = 0, 1, 2, 3, 4
+# outcome codes (from the learner's side)
+OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL = 0, 1, 2, 3, 4
+NEW_EPISODE = -1  # the opponent-move log's mark where a lane's new episode starts
+
+
+@njit(cache=True)
+def ab_choose(params: Params, w: Any, s: State, depth: int, iterative: int, aspiration: int,  # pragma: no cover
+              tie_break: int, follow: int, slots: int) -> int:
+    """Alpha-beta's move in ``s`` to ``depth``: AlphaBeta.search's iterative deepening and
+    aspiration windows over the same compiled negamax, root ties broken by the record's
+    noise (drawn here with DRAW_NOISE, used as given with GIVEN_NOISE)."""
+    w.stack[0, :] = s
+    w.cfg[C_GEN] += 1
+    w.killers[:, :] = -1
+    if tie_break == DRAW_NOISE:
+        for a in range(w.noise.shape[0]):
+            w.noise[a] = np.random.random()
+    elif tie_break == NO_TIES:
+        w.noise[:] = 0.0
+    if tie_break != NO_TIES:
+        w.root_values[:] = 0.0
+    w.cfg[C_SEEDED] = 1 if tie_break != NO_TIES else 0
+    w.cfg[C_TT_SLOTS] = slots
+    w.cfg[C_NODE_LIMIT] = NO_LIMIT
+    have, last, prev, iterations, best = False, 0.0, 0.0, 0, -1
+    for d in range(1 if iterative else depth, depth + 1):
+        w.stats[:] = 0
+        w.cfg[C_ROOT_FIRST] = best if have and follow else -1
+        if aspiration and d >= ASPIRATION_DEPTH and have and abs(last) < WIN_BOUND:
+            width = max(ASPIRATION_WIDTH, abs(last - prev) if iterations > 1 else 0.0)
+            lo, hi = last - width, last + width
+            value, inside = 0.0, False
+            for _ in range(ASPIRATION_TRIES):
+                value = negamax_root(params, w, d, lo, hi)
+                if lo < value < hi:
+                    inside = True
+                    break
+                width *= 4.0
+                if value <= lo:
+                    lo = -INF if abs(value) >= WIN_BOUND else value - width
+                else:
+                    hi = INF if abs(value) >= WIN_BOUND else value + width
+                    if follow:
+                        w.cfg[C_ROOT_FIRST] = w.pv[0, 0]
+            if not inside:
+                value = negamax_root(params, w, d, -INF, INF)
+        else:
+            value = negamax_root(params, w, d, -INF, INF)
+        prev, last, iterations, have = last, value, iterations + 1, True
+        best = w.pv[0, 0]
+        if abs(value) >= WIN_BOUND:
+            break
+    return best
+
+
+@njit(inline="always")
+def random_move(params: Params, s: State, moves: I64Array) -> int:  # pragma: no cover - compiled
+    """A uniformly random legal move in ``s``."""
+    n = legal(params, s, moves)
+    a: int = moves[np.random.randint(n)]
+    return a
+
+
+@njit(inline="always")
+def opponent_move(params: Params, s: State, k: int, opp: I64Array, eps: F64Array, records: Any,  # pragma: no cover
+                  moves: I64Array) -> int:
+    """The compiled opponent ``k``'s move in ``s`` (-1: a Python opponent must answer)."""
+    kind = opp[k, K_KIND]
+    if kind == PYTHON:
+        return -1
+    if kind == RANDOM or (eps[k] > 0.0 and np.random.random() < eps[k]):
+        return random_move(params, s, moves)
+    w = records[opp[k, K_REC]]
+    return ab_choose(params, w, s, opp[k, K_DEPTH], opp[k, K_ITERATIVE], opp[k, K_ASPIRATION],
+                     opp[k, K_TIE_BREAK], opp[k, K_FOLLOW], opp[k, K_SLOTS])
+
+
+@njit(inline="always")
+def log_move(log: I64Array, count: I64Array, i: int, a: int) -> None:  # pragma: no cover - compiled
+    c = count[i]
+    if c < log.shape[1]:
+        log[i, c] = a
+    count[i] = c + 1
+
+
+@njit(inline="always")
+def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I64Array,  # pragma: no cover
+              masks: I8Array, flat: Any, planes: I8Array, buf: I8Array, moves: I64Array) -> None:
+    """Lane i's observation for its learner: planes and mask (all zeros unless ``live``)."""
+    masks[i, :] = 0
+    if live:
+        n = legal(params, s, moves)
+        for j in range(n):
+            masks[i, moves[j]] = 1
+    buf[:] = 0
+    observe(params, s, learner, buf)
+    if cfg[C_FLAT]:
+        no = cfg[C_OBS]
+        for j in range(no):
+            flat[i, j] = buf[j]
+        for j in range(masks.shape[1]):
+            flat[i, no + j] = masks[i, j]
+    else:
+        planes[i, :] = buf
+
+
+@njit(inline="always")
+def start_episode(initial: I64Array, i: int, states: I64Array, learner: I64Array, comp: I64Array,  # pragma: no cover
+                  done: Any, opening: Any, cfg: I64Array, cum: F64Array, log: I64Array, count: I64Array) -> None:
+    """Lane i starts a game: the start position, this episode's seat and opponent."""
+    states[i, :] = initial
+    seat = cfg[C_SEAT]
+    if seat == SEAT_RANDOM:
+        learner[i] = np.random.randint(2)
+    elif seat == SEAT_ALTERNATE:
+        learner[i] = 1 - learner[i]
+    else:
+        learner[i] = seat
+    k = 0
+    if cum.shape[0] > 1:
+        r = np.random.random() * cum[cum.shape[0] - 1]
+        while k < cum.shape[0] - 1 and r >= cum[k]:
+            k += 1
+    comp[i] = k
+    done[i] = False
+    opening[i] = True
+    log_move(log, count, i, NEW_EPISODE)
+
+
+@njit(inline="always")
+def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I64Array, done: Any,  # pragma: no cover
+            pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array, flat: Any, planes: I8Array,
+            rewards: F64Array, terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, records: Any,
+            cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
+            err: I64Array) -> None:
+    """Lane i after a move: the opponent replies until the learner is to move (its observation
+    is written), a Python opponent must answer (pending), or the game is over (finished; an
+    error where the learner has not moved yet in this episode)."""
+    s = states[i]
+    while True:
+        st = status(params, s)
+        if st != ONGOING and opening[i]:
+            err[0], err[1], err[2] = ERR_NO_MOVE, i, learner[i]
+            done[i] = True
+            write_obs(params, i, s, learner[i], False, cfg, masks, flat, planes, buf, moves)
+            return
+        if st != ONGOING:
+            me = learner[i]
+            r = 0.0 if st != P0_WINS and st != P1_WINS else (1.0 if (st == P0_WINS) == (me == 0) else -1.0)
+            rewards[i] = r
+            outcome[i] = OUT_WIN if r > 0 else (OUT_LOSS if r < 0 else OUT_DRAW)
+            terminated[i] = True
+            ended[i] = True
+            done[i] = True
+            write_obs(params, i, s, me, False, cfg, masks, flat, planes, buf, moves)
+            if cfg[C_AUTORESET] == SAME_STEP:
+                restart[i] = True
+            return
+        if player(params, s) == learner[i]:
+            opening[i] = False
+            write_obs(params, i, s, learner[i], True, cfg, masks, flat, planes, buf, moves)
+            return
+        a = opponent_move(params, s, comp[i], opp, eps, records, moves)
+        if a < 0:
+            pending[i] = True
+            return
+        log_move(log, count, i, a)
+        apply(params, s, a, child)
+        s[:] = child
+
+
+@njit(cache=True)
+def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Array,  # pragma: no cover - compiled
+             learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
+             masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
+             terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
+             cfg: I64Array, penalty: float, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
+             count: I64Array, err: I64Array, seed: int) -> None:
+    """One step of every lane: the learner's action (checked), the opponents' replies, the
+    rewards and ends, and the restarts the autoreset mode asks for. Nothing changes when
+    ``err`` reports a bad action (raw mode) or a finished lane stepped without a reset."""
+    np.random.seed(seed)
+    n = states.shape[0]
+    mode = cfg[C_AUTORESET]
+    err[0] = ERR_NONE
+    for i in range(n):  # checks first: an error leaves every lane as it was
+        if done[i]:
+            if mode == DISABLED:
+                err[0], err[1], err[2] = ERR_NOT_RESET, i, actions[i]
+                return
+        elif cfg[C_RAW] and masks[i, actions[i]] == 0:
+            err[0], err[1], err[2] = ERR_ILLEGAL, i, actions[i]
+            return
+    for i in range(n):
+        count[i] = 0
+        rewards[i] = 0.0
+        terminated[i] = False
+        ended[i] = False
+        outcome[i] = OUT_NONE
+        if done[i]:  # NEXT_STEP: this step restarts the lane; its action is ignored
+            start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+        else:
+            a = actions[i]
+            if masks[i, a] == 0:  # safe mode: the episode ends with the penalty
+                rewards[i] = penalty
+                outcome[i] = OUT_ILLEGAL
+                terminated[i] = True
+                ended[i] = True
+                done[i] = True
+                write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves)
+                if mode == SAME_STEP:
+                    restart[i] = True
+                continue
+            apply(params, states[i], a, child)
+            states[i, :] = child
+        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+    restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, moves, buf,
+                  child, log, count, err)
+
+
+@njit(inline="always")
+def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: I64Array,  # pragma: no cover
+                  comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array,
+                  flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
+                  terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
+                  cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
+                  err: I64Array) -> None:
+    """Same-step mode: each lane that finished keeps its final observation and starts again."""
+    no = cfg[C_OBS]
+    for i in range(states.shape[0]):
+        if not restart[i]:
+            continue
+        restart[i] = False
+        if cfg[C_FLAT]:
+            final_flat[i, :] = flat[i, :]
+        else:
+            final_planes[i, :no] = planes[i, :]
+            final_planes[i, no:] = masks[i, :]
+        start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+
+
+@njit(cache=True)
+def vec_reset(params: Params, initial: I64Array, lanes: I64Array, states: I64Array,  # pragma: no cover - compiled
+              learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
+              masks: I8Array, flat: Any, planes: I8Array, rewards: F64Array, terminated: Any, outcome: I64Array,
+              opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array, moves: I64Array,
+              buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array, seed: int) -> None:
+    """Start a game in each of ``lanes``; the opponent moves first where the learner is second."""
+    np.random.seed(seed)
+    err[0] = ERR_NONE
+    for i in lanes:
+        count[i] = 0
+        restart[i] = False
+        pending[i] = False
+        rewards[i] = 0.0
+        terminated[i] = False
+        ended[i] = False
+        outcome[i] = OUT_NONE
+        start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+
+
+@njit(cache=True)
+def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64Array,  # pragma: no cover
+               states: I64Array, learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any,
+               opening: Any, ended: Any,
+               masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
+               terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
+               cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
+               err: I64Array, seed: int) -> None:
+    """The Python opponents' moves for the pending ``lanes`` (checked), then as vec_step goes on."""
+    np.random.seed(seed)
+    err[0] = ERR_NONE
+    for j in range(lanes.shape[0]):
+        i, a = lanes[j], replies[j]
+        s = states[i]
+        nm = legal(params, s, moves)
+        ok = False
+        for t in range(nm):
+            if moves[t] == a:
+                ok = True
+        if not ok:
+            err[0], err[1], err[2] = ERR_OPP_ILLEGAL, i, a
+            return
+    for j in range(lanes.shape[0]):
+        i, a = lanes[j], replies[j]
+        pending[i] = False
+        log_move(log, count, i, a)
+        apply(params, states[i], a, child)
+        states[i, :] = child
+        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+    restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
+                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, moves, buf,
+                  child, log, count, err)
