@@ -17,9 +17,16 @@ from zerosum.games.kit import IllegalActionError
 from zerosum.games.kit.specialize import specialize
 
 VECTOR_TEMPLATE = Path(__file__).with_name("_vector_template.py")
+"""The vector step's template (:mod:`zerosum.envs._vector_template`), specialised per game by :func:`vector_kernels`."""
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
+"""The ``autoreset_mode`` names allowed (``gymnasium.vector.AutoresetMode`` is also taken); a mode's index
+here is its code in the compiled step (``cfg[1]``)."""
 LEARNER_SEATS = (0, 1, "random", "alternate")
+"""The ``learner_seat`` values allowed: a fixed seat (0 or 1), ``"random"`` (drawn per lane and
+episode) or ``"alternate"`` (each lane switches seat every episode)."""
 ILLEGAL_RULES = ("penalty", "raise")
+"""The ``illegal`` rules allowed for an in-range illegal learner action: ``"penalty"`` ends that lane's
+episode with reward ``illegal_penalty``; ``"raise"`` raises IllegalActionError before any lane moves."""
 _LOG = 16  # opponent moves logged per lane and step (tests replay them)
 
 
@@ -58,39 +65,84 @@ class Lanes:
         self.game, self.n, self.mode = game, int(num_envs), _autoreset(autoreset_mode)
         self.seat_rule, self.obs_format, self.illegal = learner_seat, obs_format, illegal
         self.penalty = float(illegal_penalty)
+        """The learner's reward for an in-range illegal action under ``illegal="penalty"`` (``illegal_penalty``)."""
         self.opponents = Opponents(game, opponent, opponent_weights)
+        """The opponent mixture compiled for the step: its table, search records and Python agents."""
         self.k = vector_kernels(game)
+        """The compiled vector step for this game (:func:`vector_kernels`): its ``vec_reset``,
+        ``vec_step`` and ``vec_resume`` run over these arrays."""
         n, g = self.n, game
         self.n_obs = int(np.prod(g.observation_shape))
+        """The size of one observation's planes flattened (the product of ``observation_shape``; the mask excluded)."""
         self.num_actions = g.num_actions
+        """The game's number of actions: an action is an int in ``0 .. num_actions - 1``."""
         flat = obs_format == "flat"
         self.states = np.zeros((n, g.state_size), np.int64)
+        """int64 ``(num_envs, state_size)``: each lane's position, one row a lane."""
         self.learner = np.arange(n, dtype=np.int64) % 2 if learner_seat == "alternate" else np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: the learner's seat (0 or 1) in each lane's current episode (set when an
+        episode starts)."""
         if learner_seat == "alternate":
             self.learner ^= 1  # each episode switches: lane i's first episode is seat i % 2
         self.comp = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: each lane's opponent in its current episode, an index into the mixture
+        (a row of ``opponents.table``, an entry of ``opponents.names``), drawn when an episode starts."""
         self.episode_seat = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: ``learner`` as it was before the last ``step()``: the seat a lane that
+        finished in that step played (``learner`` already holds the next episode's after a same-step restart)."""
         self.episode_comp = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: ``comp`` as it was before the last ``step()``: the opponent a lane that
+        finished in that step played (``comp`` already holds the next episode's after a same-step restart)."""
         self.done, self.pending, self.restart, self.opening, self.ended, self.terminated = (
             np.zeros(n, np.bool_) for _ in range(6))
         self.masks = np.zeros((n, g.num_actions), np.int8)
+        """int8 ``(num_envs, num_actions)``: 1 at the learner's legal actions in each lane; all 0 where the
+        lane finished."""
         self.flat = np.zeros((n, self.n_obs + g.num_actions) if flat else (1, 1), np.float32)
+        """float32 ``(num_envs, n_obs + num_actions)`` with ``obs_format="flat"``: each lane's observation,
+        the planes from the learner's side flattened, then the mask; ``(1, 1)`` and unused with ``"dict"``."""
         self.planes = np.zeros((1, 1) if flat else (n, self.n_obs), np.int8)
+        """int8 ``(num_envs, n_obs)`` with ``obs_format="dict"``: each lane's observation planes from the
+        learner's side, flattened (the mask is ``masks``); ``(1, 1)`` and unused with ``"flat"``."""
         self.final_flat = np.zeros_like(self.flat)
+        """As ``flat``: in same-step mode, the final observation of each lane that finished and restarted in
+        the last call (rows of other lanes are stale)."""
         self.final_planes = np.zeros((1, 1) if flat else (n, self.n_obs + g.num_actions), np.int8)
+        """int8 ``(num_envs, n_obs + num_actions)`` with ``obs_format="dict"``: in same-step mode, the final
+        planes then mask of each lane that finished and restarted in the last call; ``(1, 1)`` and
+        unused with ``"flat"``."""
         self.rewards = np.zeros(n, np.float64)
+        """float64 ``(num_envs,)``: the learner's reward in the last step: +1, 0 or -1 where the game ended,
+        ``penalty`` after an illegal action, 0 otherwise."""
         self.outcome = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: how each lane's episode ended in the last call, from the learner's side:
+        0 not ended, 1 win, 2 draw, 3 loss, 4 illegal action (``zerosum.envs.vector.OUTCOMES`` maps them)."""
         self.cfg = np.zeros(5, np.int64)
+        """int64 ``(5,)``: the settings the compiled step reads: the seat rule (0 or 1 fixed, 2 random,
+        3 alternate), the autoreset mode's index in AUTORESET_MODES, 1 if ``illegal="raise"``, ``n_obs``,
+        1 if observations are flat float32 rows."""
         seat_code = {"random": 2, "alternate": 3}.get(learner_seat, learner_seat)  # type: ignore[arg-type]
         self.cfg[:] = (seat_code, AUTORESET_MODES.index(self.mode), illegal == "raise", self.n_obs, flat)
         self.moves = np.zeros(g.max_moves, np.int64)
+        """int64 ``(max_moves,)``: scratch for the compiled step's legal-move lists."""
         self.buf = np.zeros(self.n_obs, np.int8)
+        """int8 ``(n_obs,)``: scratch for one observation as the game writes it."""
         self.child = np.zeros(g.state_size, np.int64)
+        """int64 ``(state_size,)``: scratch for a successor state."""
         self.log = np.zeros((n, _LOG), np.int64)
+        """int64 ``(num_envs, 16)``: per lane, the opponent's moves in the last step or reset, in order,
+        -1 where a new episode began; the first ``count[i]`` entries (at most 16) hold them."""
         self.count = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: how many entries each lane logged in the last call (``log`` keeps the first 16)."""
         self.err = np.zeros(3, np.int64)
+        """int64 ``(3,)``: the last compiled call's error as code, lane, value (code 0 none, 1 an illegal
+        learner action under ``"raise"``, 2 a finished lane stepped with autoreset disabled, 3 the game
+        ended before the learner's first move, 4 a Python opponent's illegal move); raised in Python."""
         self.rng = np.random.default_rng()
+        """The generator everything random draws from: each compiled call's seed and the Python opponents'
+        generators; ``reset(seed=...)`` replaces it."""
         self.started = False
+        """Whether ``reset()`` has run: ``step()`` before it is an error."""
 
     # ---- the compiled calls ----------------------------------------------------------------
     def _seed(self) -> int:

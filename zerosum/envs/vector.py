@@ -112,6 +112,8 @@ class ZerosumVectorEnv(VectorEnv):
     """A Gymnasium 1.x ``VectorEnv`` over one zerosum game, the opponent inside (see the module)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    """What Gymnasium reads of the env: ``autoreset_mode`` (here the class default; an instance holds its
+    lanes' mode) and ``render_modes`` (none: the lanes are not rendered)."""
 
     def __init__(self, lanes: Lanes) -> None:
         self.lanes = lanes
@@ -120,20 +122,28 @@ class ZerosumVectorEnv(VectorEnv):
         self.game = g
         """The game every lane plays."""
         self.num_envs = lanes.n
+        """The number of lanes (games stepped together)."""
         mode = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
                 "disabled": AutoresetMode.DISABLED}[lanes.mode]
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.render_mode = None
+        """None: a vector env is not rendered (render each game with its PettingZoo env)."""
+        single: spaces.Space[Any]
         if lanes.obs_format == "flat":
-            self.single_observation_space = spaces.Box(0.0, 1.0, shape=(lanes.n_obs + g.num_actions,),
-                                                       dtype=np.float32)
+            single = spaces.Box(0.0, 1.0, shape=(lanes.n_obs + g.num_actions,), dtype=np.float32)
         else:
-            self.single_observation_space = spaces.Dict({
-                "observation": spaces.Box(0, 1, shape=g.observation_shape, dtype=np.int8),
-                "action_mask": spaces.Box(0, 1, shape=(g.num_actions,), dtype=np.int8)})
+            single = spaces.Dict({"observation": spaces.Box(0, 1, shape=g.observation_shape, dtype=np.int8),
+                                  "action_mask": spaces.Box(0, 1, shape=(g.num_actions,), dtype=np.int8)})
+        self.single_observation_space = single
+        """One lane's observation: with ``obs_format="flat"`` a float32 Box ``(n_obs + num_actions,)`` in
+        [0, 1] (the planes flattened, then the mask); with ``"dict"`` a Dict of ``observation`` (int8 Box
+        ``observation_shape``) and ``action_mask`` (int8 Box ``(num_actions,)``)."""
         self.single_action_space = spaces.Discrete(g.num_actions)
+        """One lane's action: ``Discrete(num_actions)``."""
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, lanes.n)
+        """Every lane's observation: ``single_observation_space`` batched, ``num_envs`` first."""
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, lanes.n)
+        """Every lane's action: ``MultiDiscrete`` of ``num_envs`` actions, each in ``0 .. num_actions - 1``."""
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a game in every lane (``options={"reset_mask": mask}``: in those lanes only)."""

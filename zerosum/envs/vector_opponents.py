@@ -69,6 +69,8 @@ class Opponents:
         if not self.records:  # the compiled step takes a list of records: one unused
             self.records.append(self._record(AlphaBetaAgent(depth=1), 1))
         self.typed_records = TypedList(self.records)
+        """``records`` as a numba typed List, the form the compiled step takes them in (never empty: an unused
+        record stands in where no component searches)."""
 
     def _add(self, k: int, item: Any) -> None:
         if isinstance(item, Agent):

@@ -41,6 +41,7 @@ class ZerosumSB3VecEnv(VecEnv):
         self.game = lanes.game
         """The game every lane plays."""
         self.render_mode = None
+        """None: the lanes are not rendered (SB3's ``VecEnv.__init__`` reads it through ``get_attr``)."""
         spaces = ZerosumVectorEnv(lanes)  # the single spaces, built in one place
         super().__init__(lanes.n, spaces.single_observation_space, spaces.single_action_space)
         self._actions: np.ndarray | None = None

@@ -32,6 +32,8 @@ from zerosum.games.kit.kernels import I8Array, I64Array
 from zerosum.games.kit.specialize import specialize
 
 BATCHED_TEMPLATE = Path(__file__).with_name("_batched_template.py")
+"""The path of the batched calls' template (:mod:`zerosum.games.kit._batched_template`), which
+:func:`batched_rules` specialises per game."""
 
 
 def batched_rules(game: Game) -> ModuleType:
