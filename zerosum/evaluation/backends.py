@@ -8,6 +8,12 @@ alone writes any store. A game depends only on its task (the agents are built fr
 their specs, or copied from the objects, and seeded from the game's seed), so every
 backend and any number of workers give the same games for the same seeds.
 
+Worker processes (and Ray's) first import what this process imported to register games
+and agents (``zerosum --import MODULE``, :func:`zerosum.games.registry.import_modules`)
+and the module that defines the game (:func:`worker_imports`): a fresh process knows
+only the games zerosum ships. A worker that still cannot find the game says which
+module it was missing.
+
 Worker processes use the ``forkserver`` start method where the platform has it (else
 ``spawn``): no forked copies of the parent's threads or locks; the server imports zerosum
 once, and numba loads the compiled kernels from its on-disk cache. Agents held in memory
@@ -22,6 +28,7 @@ run a payload.
 from __future__ import annotations
 
 import gc
+import importlib
 import multiprocessing as mp
 import os
 import pickle
@@ -48,14 +55,61 @@ Payload = Mapping[str, Any]
 _GAMES: dict[str, Game] = {}
 
 
+class WorkerImportError(ZerosumError, ImportError):
+    """A worker process could not import a module the caller's process had imported, or
+    could not find the game after importing them."""
+
+
+def worker_imports(payload: Payload) -> tuple[str, ...]:
+    """The modules a fresh worker process imports before it plays ``payload``'s games: those
+    this process imported for registration (:data:`zerosum.games.registry.IMPORTED`, e.g.
+    by ``zerosum --import``), then the module that defines the game, if it is not one of
+    zerosum's own (a script's ``__main__`` cannot be imported by name and is left out)."""
+    from zerosum.games.registry import IMPORTED, game_module
+
+    names = list(IMPORTED)
+    if isinstance(payload["game"], str):
+        module = game_module(payload["game"])
+        if module and module != "__main__" and module.split(".")[0] != "zerosum" and module not in names:
+            names.append(module)
+    return tuple(names)
+
+
+def _imports_done(payload: Payload) -> None:
+    """Import the payload's ``imports`` here (once a process); WorkerImportError naming the
+    module that failed."""
+    for name in payload.get("imports", ()):
+        if name in sys.modules:
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            raise WorkerImportError(
+                f"a worker process (pid {os.getpid()}) could not import {name!r}, which the calling process had "
+                f"imported (zerosum --import, or the module of game {payload['game']!r}): "
+                f"{type(exc).__name__}: {exc}") from exc
+
+
 def _game(payload: Payload) -> Game:
+    _imports_done(payload)
     if isinstance(payload["game"], Game):
         return payload["game"]
-    from zerosum.games import make_game
+    from zerosum.games import GAMES, make_game
 
     key = repr((payload["game"], sorted(payload["variant"].items())))
     g = _GAMES.get(key)
     if g is None:
+        if payload["game"] not in GAMES:
+            from zerosum.games.registry import load_plugins
+
+            load_plugins()
+        if payload["game"] not in GAMES:
+            imported = list(payload.get("imports", ()))
+            raise WorkerImportError(
+                f"unknown game {payload['game']!r} in a worker process (pid {os.getpid()}): the module that "
+                f"registers it was not imported there (it imported {imported or 'no module of yours'}). "
+                f"Pass it as `zerosum --import MODULE ...`, call zerosum.games.registry.import_modules([MODULE]) "
+                f"before the run, or register the game in an installed package's 'zerosum.games' entry point")
         g = _GAMES[key] = make_game(payload["game"], **payload["variant"])
     return g
 
@@ -189,6 +243,7 @@ class ProcessBackend:
         tasks = list(tasks)
         if not tasks:
             return
+        payload = {**payload, "imports": worker_imports(payload)}
         ctx = _context(fork=holds_objects(payload))
         # forked workers: their collector leaves the inherited objects (and so their pages) alone
         freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
@@ -318,7 +373,7 @@ class RayBackend:
             started = True
         try:
             remote = ray.remote(num_cpus=1)(_play_remote)
-            payload_ref = ray.put(dict(payload))
+            payload_ref = ray.put({**payload, "imports": worker_imports(payload)})
             cpus = int(ray.cluster_resources().get("CPU", self.workers)) or 1
             limit = max(2, 2 * cpus)
             pending: list[Any] = []
