@@ -9,11 +9,11 @@ of a game runs in the same copy; see :mod:`zerosum.search.functions` for writing
 """
 
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, SearchOptionError, alphabeta
-from zerosum.search.mcts import MCTS
+from zerosum.search.mcts import MCTS, mcts
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
 __all__ = [
     "MCTS", "WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "SearchOptionError", "SearchResult", "SearchStats",
-    "alphabeta", "minimax",
+    "alphabeta", "mcts", "minimax",
 ]
