@@ -75,6 +75,13 @@ def worker_imports(payload: Payload) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _game_module(payload: Payload) -> str | None:
+    """The module that defines the payload's game in this process (None for a Game object)."""
+    from zerosum.games.registry import game_module
+
+    return game_module(payload["game"]) if isinstance(payload["game"], str) else None
+
+
 def _imports_done(payload: Payload) -> None:
     """Import the payload's ``imports`` here (once a process); WorkerImportError naming the
     module that failed."""
@@ -105,9 +112,15 @@ def _game(payload: Payload) -> Game:
             load_plugins()
         if payload["game"] not in GAMES:
             imported = list(payload.get("imports", ()))
+            where = payload.get("game_module")
+            if where == "__main__":
+                defined = ("; the calling process has it from its script (__main__), which a worker cannot import "
+                           "by name: define the game in a module of its own")
+            else:
+                defined = f"; the calling process has it from {where!r}" if where else ""
             raise WorkerImportError(
                 f"unknown game {payload['game']!r} in a worker process (pid {os.getpid()}): the module that "
-                f"registers it was not imported there (it imported {imported or 'no module of yours'}). "
+                f"registers it was not imported there (it imported {imported or 'no module of yours'}{defined}). "
                 f"Pass it as `zerosum --import MODULE ...`, call zerosum.games.registry.import_modules([MODULE]) "
                 f"before the run, or register the game in an installed package's 'zerosum.games' entry point")
         g = _GAMES[key] = make_game(payload["game"], **payload["variant"])
@@ -243,7 +256,7 @@ class ProcessBackend:
         tasks = list(tasks)
         if not tasks:
             return
-        payload = {**payload, "imports": worker_imports(payload)}
+        payload = {**payload, "imports": worker_imports(payload), "game_module": _game_module(payload)}
         ctx = _context(fork=holds_objects(payload))
         # forked workers: their collector leaves the inherited objects (and so their pages) alone
         freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
@@ -373,7 +386,7 @@ class RayBackend:
             started = True
         try:
             remote = ray.remote(num_cpus=1)(_play_remote)
-            payload_ref = ray.put({**payload, "imports": worker_imports(payload)})
+            payload_ref = ray.put({**payload, "imports": worker_imports(payload), "game_module": _game_module(payload)})
             cpus = int(ray.cluster_resources().get("CPU", self.workers)) or 1
             limit = max(2, 2 * cpus)
             pending: list[Any] = []
