@@ -10,7 +10,7 @@ backend and any number of workers give the same games for the same seeds.
 
 Worker processes (and Ray's) first import what this process imported to register games
 and agents (``zerosum --import MODULE``, :func:`zerosum.games.registry.import_modules`)
-and the module that defines the game (:func:`worker_imports`): a fresh process knows
+and the module that defines the game (:mod:`zerosum.evaluation.worker_imports`): a fresh process knows
 only the games zerosum ships. A worker that still cannot find the game says which
 module it was missing.
 
@@ -28,7 +28,6 @@ run a payload.
 from __future__ import annotations
 
 import gc
-import importlib
 import multiprocessing as mp
 import os
 import pickle
@@ -47,7 +46,11 @@ import numpy as np
 from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
+from zerosum.evaluation.worker_imports import WorkerImportError, imports_done, unknown_game, worker_payload
 from zerosum.games.kit import Game, ZerosumError
+
+__all__ = ["InlineBackend", "ProcessBackend", "RayBackend", "WorkerError", "WorkerImportError", "make_backend",
+           "play_task"]
 
 Payload = Mapping[str, Any]
 """{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""
@@ -55,50 +58,8 @@ Payload = Mapping[str, Any]
 _GAMES: dict[str, Game] = {}
 
 
-class WorkerImportError(ZerosumError, ImportError):
-    """A worker process could not import a module the caller's process had imported, or
-    could not find the game after importing them."""
-
-
-def worker_imports(payload: Payload) -> tuple[str, ...]:
-    """The modules a fresh worker process imports before it plays ``payload``'s games: those
-    this process imported for registration (:data:`zerosum.games.registry.IMPORTED`, e.g.
-    by ``zerosum --import``), then the module that defines the game, if it is not one of
-    zerosum's own (a script's ``__main__`` cannot be imported by name and is left out)."""
-    from zerosum.games.registry import IMPORTED, game_module
-
-    names = list(IMPORTED)
-    if isinstance(payload["game"], str):
-        module = game_module(payload["game"])
-        if module and module != "__main__" and module.split(".")[0] != "zerosum" and module not in names:
-            names.append(module)
-    return tuple(names)
-
-
-def _game_module(payload: Payload) -> str | None:
-    """The module that defines the payload's game in this process (None for a Game object)."""
-    from zerosum.games.registry import game_module
-
-    return game_module(payload["game"]) if isinstance(payload["game"], str) else None
-
-
-def _imports_done(payload: Payload) -> None:
-    """Import the payload's ``imports`` here (once a process); WorkerImportError naming the
-    module that failed."""
-    for name in payload.get("imports", ()):
-        if name in sys.modules:
-            continue
-        try:
-            importlib.import_module(name)
-        except Exception as exc:
-            raise WorkerImportError(
-                f"a worker process (pid {os.getpid()}) could not import {name!r}, which the calling process had "
-                f"imported (zerosum --import, or the module of game {payload['game']!r}): "
-                f"{type(exc).__name__}: {exc}") from exc
-
-
 def _game(payload: Payload) -> Game:
-    _imports_done(payload)
+    imports_done(payload)
     if isinstance(payload["game"], Game):
         return payload["game"]
     from zerosum.games import GAMES, make_game
@@ -111,18 +72,7 @@ def _game(payload: Payload) -> Game:
 
             load_plugins()
         if payload["game"] not in GAMES:
-            imported = list(payload.get("imports", ()))
-            where = payload.get("game_module")
-            if where == "__main__":
-                defined = ("; the calling process has it from its script (__main__), which a worker cannot import "
-                           "by name: define the game in a module of its own")
-            else:
-                defined = f"; the calling process has it from {where!r}" if where else ""
-            raise WorkerImportError(
-                f"unknown game {payload['game']!r} in a worker process (pid {os.getpid()}): the module that "
-                f"registers it was not imported there (it imported {imported or 'no module of yours'}{defined}). "
-                f"Pass it as `zerosum --import MODULE ...`, call zerosum.games.registry.import_modules([MODULE]) "
-                f"before the run, or register the game in an installed package's 'zerosum.games' entry point")
+            raise unknown_game(payload)
         g = _GAMES[key] = make_game(payload["game"], **payload["variant"])
     return g
 
@@ -256,7 +206,7 @@ class ProcessBackend:
         tasks = list(tasks)
         if not tasks:
             return
-        payload = {**payload, "imports": worker_imports(payload), "game_module": _game_module(payload)}
+        payload = {**payload, **worker_payload(payload)}
         ctx = _context(fork=holds_objects(payload))
         # forked workers: their collector leaves the inherited objects (and so their pages) alone
         freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
@@ -386,7 +336,7 @@ class RayBackend:
             started = True
         try:
             remote = ray.remote(num_cpus=1)(_play_remote)
-            payload_ref = ray.put({**payload, "imports": worker_imports(payload), "game_module": _game_module(payload)})
+            payload_ref = ray.put({**payload, **worker_payload(payload)})
             cpus = int(ray.cluster_resources().get("CPU", self.workers)) or 1
             limit = max(2, 2 * cpus)
             pending: list[Any] = []

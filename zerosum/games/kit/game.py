@@ -41,7 +41,7 @@ import numpy as np
 
 from zerosum.games.kit.errors import GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError
 from zerosum.games.kit.heuristics import ZERO, Heuristic
-from zerosum.games.kit.hot import EntryPointCalls, HotCalls, compiled_rules, entry_point, hot_calls
+from zerosum.games.kit.hot import RETURNS, EntryPointCalls, HotCalls, compiled_rules, entry_point, hot_calls
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player, State
 from zerosum.games.kit.toolkit import i64_array
 from zerosum.games.kit.variants import Variant, resolve
@@ -181,14 +181,9 @@ class Game:
             "_player": entry_point(k.player), "_observe": entry_point(k.observe), "_key": entry_point(k.key),
             "_obs_size": int(np.prod(spec.observation_shape)), "_hash": hash((self.name, spec.variant)),
         }
-        if not isinstance(calls, EntryPointCalls):
-            # The C module's calls answer every input themselves (through the _*_generic
-            # methods below where they cannot): bound as this game's own methods, a call from
-            # a user's loop is one C call with no Python frame between. A subclass that
-            # overrides one of these methods keeps its own.
-            for method, call in _BOUND.items():
-                if getattr(type(self), method) is getattr(Game, method):
-                    fields[method] = getattr(calls, call)
+        if not isinstance(calls, EntryPointCalls):  # the C calls answer everything (see hot.py): bind them
+            fields.update({m: getattr(calls, c) for m, c in _BOUND.items()  # unless a subclass overrides m
+                           if getattr(type(self), m) is getattr(Game, m)})
         self.__dict__.update(fields)
 
     def layout(self, variant: dict[str, Any]) -> Layout:
@@ -223,10 +218,9 @@ class Game:
 
     # ---- the protocol's hot calls -----------------------------------------------------
     # self._calls answers in one compiled call for a contiguous int64 state of the right
-    # length (and an int action in range); for anything else, and for an illegal action,
-    # the generic path (the _*_generic methods) converts the input or raises the error.
-    # Where the C module is built, __init__ binds its calls over the methods below, and
-    # they call the generic methods themselves; otherwise these methods run.
+    # length (and an int action in range); anything else, and an illegal action, takes the
+    # generic path (_*_generic), which converts the input or raises the error. With the C
+    # module, __init__ binds its calls over these methods, and they call _*_generic.
     def initial_state(self) -> State:
         """The starting position."""
         return self.initial.copy()
@@ -307,12 +301,7 @@ class Game:
         return r if r is not None else self._returns_generic(state)
 
     def _returns_generic(self, state: State) -> tuple[float, float]:
-        st = self._status_generic(state)
-        if st == P0_WINS:
-            return (1.0, -1.0)
-        if st == P1_WINS:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        return RETURNS[self._status_generic(state)]
 
     def observation(self, state: State, player: Player) -> np.ndarray:
         """Observation planes (int8, shape observation_shape) from ``player``'s side."""

@@ -78,7 +78,8 @@ class HotCalls(Protocol):
     def returns(self, state: Any) -> tuple[float, float] | None: ...
 
 
-_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))  # by status code
+RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
+"""``returns`` by status code (ONGOING, P0_WINS, P1_WINS, DRAW)."""
 
 
 class EntryPointCalls:
@@ -142,7 +143,7 @@ class EntryPointCalls:
 
     def returns(self, state: Any) -> tuple[float, float] | None:
         """+1/-1/0 for players 0 and 1, or None."""
-        return _RETURNS[self._status(self._params, state)] if self._plain(state) else None
+        return RETURNS[self._status(self._params, state)] if self._plain(state) else None
 
 
 def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int, num_actions: int,

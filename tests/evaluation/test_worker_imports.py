@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from zerosum.evaluation import backends
-from zerosum.evaluation.backends import WorkerImportError, worker_imports
+from zerosum.evaluation.worker_imports import WorkerImportError, worker_imports
 from zerosum.games import GAMES, registry
 
 
