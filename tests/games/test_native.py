@@ -169,3 +169,15 @@ def test_the_games_methods_are_the_c_calls_and_fall_back_to_the_generic_path():
     del counting
     gc.collect()
     assert ref() is None  # the game and its C calls hold each other: the collector frees them
+
+
+def test_initial_state_is_a_fresh_copy_from_the_c_module():
+    game = make_game("connect_four")
+    a, b = game.initial_state(), game.initial_state()
+    assert type(game.initial_state).__name__ == "builtin_function_or_method"
+    assert np.array_equal(a, game.initial) and a is not b and a.flags.writeable
+    a[0] = 12345  # the caller's copy: the game's start is untouched
+    assert np.array_equal(game.initial_state(), b)
+    with pytest.raises(TypeError, match="initial must be a contiguous 1-D int64 array"):
+        hot._native.Calls(1, 1, 1, 1, 1, game.params, game.state_size, game.max_moves, game.num_actions, None,
+                          np.zeros(game.state_size + 1, np.int64))

@@ -49,6 +49,7 @@ typedef struct {
     int64_t num_actions;
     int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
     PyObject *fallback; /* an object with the generic methods, or NULL: then None is returned */
+    int64_t *initial;   /* state_size slots: the starting position, or NULL */
 } Calls;
 
 /* The method names called on the fallback, interned once. */
@@ -186,16 +187,28 @@ static PyObject *Calls_returns(Calls *self, PyObject *state)
     return r;
 }
 
+static PyObject *Calls_initial_state(Calls *self, PyObject *unused)
+{
+    if (self->initial == NULL) {
+        PyErr_SetString(PyExc_TypeError, "this Calls object was given no initial state");
+        return NULL;
+    }
+    PyObject *out = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    if (out != NULL)
+        memcpy(PyArray_DATA((PyArrayObject *)out), self->initial, (size_t)self->state_size * sizeof(int64_t));
+    return out;
+}
+
 static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"legal", "apply", "apply_checked", "status", "player", "params", "state_size",
-                            "max_moves", "num_actions", "fallback", NULL};
+                            "max_moves", "num_actions", "fallback", "initial", NULL};
     unsigned long long legal, apply, checked, status, player;
-    PyObject *params, *fallback = Py_None;
+    PyObject *params, *fallback = Py_None, *initial = Py_None;
     Py_ssize_t state_size, max_moves;
     long long num_actions;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL|O", names, &legal, &apply, &checked, &status,
-                                     &player, &params, &state_size, &max_moves, &num_actions, &fallback))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL|OO", names, &legal, &apply, &checked, &status,
+                                     &player, &params, &state_size, &max_moves, &num_actions, &fallback, &initial))
         return -1;
     if (!legal || !apply || !checked || !status || !player || state_size <= 0 || max_moves <= 0
         || num_actions <= 0) {
@@ -207,11 +220,25 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "params must be a contiguous 1-D int64 array");
         return -1;
     }
+    if (initial != Py_None
+        && (!PyArray_Check(initial) || PyArray_TYPE((PyArrayObject *)initial) != NPY_INT64
+            || PyArray_NDIM((PyArrayObject *)initial) != 1 || PyArray_DIM((PyArrayObject *)initial, 0) != state_size
+            || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)initial))) {
+        PyErr_SetString(PyExc_TypeError, "initial must be a contiguous 1-D int64 array of length state_size");
+        return -1;
+    }
     int64_t *moves = PyMem_Malloc((size_t)max_moves * sizeof(int64_t));
-    if (moves == NULL) {
+    int64_t *start = initial == Py_None ? NULL : PyMem_Malloc((size_t)state_size * sizeof(int64_t));
+    if (moves == NULL || (initial != Py_None && start == NULL)) {
+        PyMem_Free(moves);
+        PyMem_Free(start);
         PyErr_NoMemory();
         return -1;
     }
+    if (start != NULL)
+        memcpy(start, PyArray_DATA((PyArrayObject *)initial), (size_t)state_size * sizeof(int64_t));
+    PyMem_Free(self->initial);
+    self->initial = start;
     PyMem_Free(self->moves);
     Py_INCREF(params);
     Py_XDECREF(self->params_obj);
@@ -251,6 +278,7 @@ static void Calls_dealloc(Calls *self)
 {
     PyObject_GC_UnTrack(self);
     PyMem_Free(self->moves);
+    PyMem_Free(self->initial);
     Py_CLEAR(self->fallback);
     Py_XDECREF(self->params_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -266,6 +294,8 @@ static PyMethodDef Calls_methods[] = {
     {"status", (PyCFunction)Calls_status, METH_O, "status(state) -> the status code as an int, or None"},
     {"terminal", (PyCFunction)Calls_terminal, METH_O, "terminal(state) -> True when the game is over, or None"},
     {"player", (PyCFunction)Calls_player, METH_O, "player(state) -> the player to move, or None"},
+    {"initial_state", (PyCFunction)Calls_initial_state, METH_NOARGS,
+     "initial_state() -> a new copy of the starting position (given as initial=)"},
     {"returns", (PyCFunction)Calls_returns, METH_O,
      "returns(state) -> (1.0, -1.0), (-1.0, 1.0) or (0.0, 0.0) for players 0 and 1, or None"},
     {NULL, NULL, 0, NULL},
@@ -275,7 +305,7 @@ static PyTypeObject CallsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "zerosum.games._native.Calls",
     .tp_doc = "Calls(legal, apply, apply_checked, status, player, params, state_size, max_moves, num_actions, "
-              "fallback=None): one game's hot calls",
+              "fallback=None, initial=None): one game's hot calls",
     .tp_basicsize = sizeof(Calls),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)Calls_traverse,

@@ -49,8 +49,9 @@ from zerosum.games.kit.variants import Variant, resolve
 _INT64 = np.dtype(np.int64)
 _ONE_D = (8,)
 # Game method -> the C module's call bound over it (see Game.__init__)
-_BOUND = {"legal_actions": "legal", "apply": "apply", "apply_unchecked": "apply_unchecked",
-          "is_terminal": "terminal", "current_player": "player", "returns": "returns"}
+_BOUND = {"initial_state": "initial_state", "legal_actions": "legal", "apply": "apply",
+          "apply_unchecked": "apply_unchecked", "is_terminal": "terminal", "current_player": "player",
+          "returns": "returns"}
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class Game:
         spec = GameSpec(self.name, int(lay.num_actions), int(lay.max_moves), size, tuple(lay.observation_shape),
                         int(lay.max_game_length), tuple(v.items()))
         k = self.kernels
-        calls = hot_calls(k, params, size, spec.max_moves, spec.num_actions, fallback=self)
+        calls = hot_calls(k, params, size, spec.max_moves, spec.num_actions, fallback=self, initial=initial)
         fields = {
             "variant": MappingProxyType(v), "params": params, "initial": initial, "spec": spec,
             "num_actions": spec.num_actions, "max_moves": spec.max_moves, "max_game_length": spec.max_game_length,

@@ -147,13 +147,14 @@ class EntryPointCalls:
 
 
 def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int, num_actions: int,
-              fallback: Any = None) -> HotCalls:
+              fallback: Any = None, initial: I64Array | None = None) -> HotCalls:
     """One game's hot calls: through the C module when it is available (answering through
-    ``fallback``'s generic methods where it cannot itself, if one is given), else entry points."""
+    ``fallback``'s generic methods where it cannot itself, if one is given, and copying
+    ``initial`` for ``initial_state()``), else entry points."""
     if _native is not None and native_available():
         m = compiled_rules(kernels)
         calls: HotCalls = _native.Calls(
             m.native_legal.address, m.native_apply.address, m.native_checked.address, m.native_status.address,
-            m.native_player.address, params, state_size, max_moves, num_actions, fallback)
+            m.native_player.address, params, state_size, max_moves, num_actions, fallback, initial)
         return calls
     return EntryPointCalls(kernels, params, state_size, max_moves, num_actions)
