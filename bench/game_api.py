@@ -9,7 +9,19 @@ writes, on both sides::
         s = game.apply(s, legal[rnd.randrange(len(legal))])
                                                        st.apply_action(legal[rnd.randrange(len(legal))])
 
-with ``apply`` (checked) and ``apply_unchecked``, each loop with its own copy of one
+with ``apply`` (checked) and ``apply_unchecked``; and the loop a user writes from the
+docs, with ``int(...)`` round the action and the player to move asked at every move and
+the returns at the end (``natural``), against the same on pyspiel's side::
+
+    while not game.is_terminal(s):                 while not st.is_terminal():
+        game.current_player(s)                         st.current_player()
+        legal = game.legal_actions(s)                  legal = st.legal_actions()
+        s = game.apply(s, int(legal[i]))               st.apply_action(legal[i])
+    game.returns(s)                                st.returns()
+
+and the same without ``current_player`` (``plain``: ``is_terminal``, ``legal_actions``,
+``apply(s, int(...))``, ``returns``), where the player's call, cheaper here than in pyspiel,
+helps least. Each loop with its own copy of one
 ``random.Random`` seed, so all of them play the very same games (checked; Nim's actions are
 numbered differently in OpenSpiel, so there the games differ but are drawn alike). The loops take
 turns game by game, in short rounds, so that the load of a shared machine falls on all of
@@ -22,6 +34,7 @@ Prints one JSON document, then a table. ``python bench/game_api.py [--games N] [
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -55,6 +68,52 @@ def api_game(game, apply, rnd: random.Random) -> int:
         legal = game.legal_actions(s)
         s = apply(s, legal[rnd.randrange(len(legal))])
         n += 1
+    return n
+
+
+def openspiel_natural(og, rnd: random.Random) -> int:
+    st = og.new_initial_state()
+    n = 0
+    while not st.is_terminal():
+        st.current_player()
+        legal = st.legal_actions()
+        st.apply_action(legal[rnd.randrange(len(legal))])
+        n += 1
+    st.returns()
+    return n
+
+
+def openspiel_plain(og, rnd: random.Random) -> int:
+    st = og.new_initial_state()
+    n = 0
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply_action(legal[rnd.randrange(len(legal))])
+        n += 1
+    st.returns()
+    return n
+
+
+def api_plain(game, rnd: random.Random) -> int:
+    s = game.initial_state()
+    n = 0
+    while not game.is_terminal(s):
+        legal = game.legal_actions(s)
+        s = game.apply(s, int(legal[rnd.randrange(len(legal))]))
+        n += 1
+    game.returns(s)
+    return n
+
+
+def api_natural(game, rnd: random.Random) -> int:
+    s = game.initial_state()
+    n = 0
+    while not game.is_terminal(s):
+        game.current_player(s)
+        legal = game.legal_actions(s)
+        s = game.apply(s, int(legal[rnd.randrange(len(legal))]))
+        n += 1
+    game.returns(s)
     return n
 
 
@@ -113,13 +172,21 @@ def playouts(name: str, variant: dict, os_name: str, games: int, rounds: int, se
     game = make_game(name, **variant)
     loops = {"pyspiel": lambda rnd: openspiel_game(og, rnd),
              "apply": lambda rnd: api_game(game, game.apply, rnd),
-             "apply_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd)}
+             "apply_unchecked": lambda rnd: api_game(game, game.apply_unchecked, rnd),
+             "pyspiel natural": lambda rnd: openspiel_natural(og, rnd),
+             "natural": lambda rnd: api_natural(game, rnd),
+             "pyspiel plain": lambda rnd: openspiel_plain(og, rnd),
+             "plain": lambda rnd: api_plain(game, rnd)}
     moves, secs = time_loops(loops, games, rounds, seed, same)
     rates = {k: moves[k] / secs[k] for k in loops}
     return {"game": name, "moves": moves["pyspiel"], "pyspiel moves/s": rates["pyspiel"],
             "apply moves/s": rates["apply"], "apply_unchecked moves/s": rates["apply_unchecked"],
             "apply ratio": rates["apply"] / rates["pyspiel"],
-            "apply_unchecked ratio": rates["apply_unchecked"] / rates["pyspiel"]}
+            "apply_unchecked ratio": rates["apply_unchecked"] / rates["pyspiel"],
+            "pyspiel natural moves/s": rates["pyspiel natural"], "natural moves/s": rates["natural"],
+            "natural ratio": rates["natural"] / rates["pyspiel natural"],
+            "pyspiel plain moves/s": rates["pyspiel plain"], "plain moves/s": rates["plain"],
+            "plain ratio": rates["plain"] / rates["pyspiel plain"]}
 
 
 def main() -> None:
@@ -136,8 +203,11 @@ def main() -> None:
     heads = [headline(f"{r['game']} random playouts, Game API moves/s vs pyspiel ({kind})",
                       r[f"{kind} moves/s"], r["pyspiel moves/s"], ">= 1x")
              for r in rows for kind in ("apply", "apply_unchecked")]
+    heads += [headline(f"{r['game']} the {kind} loop, Game API moves/s vs pyspiel", r[f"{kind} moves/s"],
+                       r[f"pyspiel {kind} moves/s"], ">= 1.2x") for r in rows for kind in ("natural", "plain")]
     emit("game_api", rows, ["game", "moves", "pyspiel moves/s", "apply moves/s", "apply_unchecked moves/s",
-                            "apply ratio", "apply_unchecked ratio"], {"headline": heads})
+                            "apply ratio", "apply_unchecked ratio", "natural ratio", "plain ratio"],
+         {"headline": heads, "load_1min": os.getloadavg()[0]})
 
 
 if __name__ == "__main__":

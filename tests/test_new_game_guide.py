@@ -3,7 +3,8 @@
 Blocks marked ```python file=PATH are written to PATH under a temporary directory put on
 sys.path (the game's package and its tests); plain ```python blocks are run in order in one
 namespace, and the printed text must equal the ```text output block that follows, if any;
-```python extra=train blocks need the training extra.
+```python extra=train blocks need the training extra; ```python notest=REASON blocks are shown,
+not run (a fragment of another game, a script that runs as ``__main__``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def snippets(extra: str | None) -> list[tuple[str, str | None]]:
     blocks = guide_blocks()
     out = []
     for i, b in enumerate(blocks):
-        if b.lang == "python" and "file" not in b.options and b.options.get("extra") == extra:
+        if b.lang == "python" and "file" not in b.options and "notest" not in b.options \
+                and b.options.get("extra") == extra:
             after = blocks[i + 1] if i + 1 < len(blocks) else None
             expected = after.text if after is not None and after.lang == "text" and "output" in after.options else None
             out.append((b.text, expected))
@@ -84,6 +86,8 @@ def test_the_guide_holds_a_whole_package():
     assert files == {"hexapawn/__init__.py", "hexapawn/rules.py", "hexapawn/knowledge.py",
                      "hexapawn/hexapawn_v0.py", "test_hexapawn.py"}
     assert len(snippets(None)) >= 6 and len(snippets("train")) == 1
+    shown = [b for b in guide_blocks() if "notest" in b.options]
+    assert len(shown) == 2 and all(b.options["notest"] for b in shown)  # each says why it is not run
 
 
 def test_the_game_passes_the_conformance_kit(package):

@@ -129,3 +129,55 @@ def test_a_bad_construction_is_refused():
     uninitialised = hot._native.Calls.__new__(hot._native.Calls)
     assert uninitialised.legal(np.zeros(13, np.int64)) is None
     assert uninitialised.status(np.zeros(13, np.int64)) is None
+
+
+def test_the_games_methods_are_the_c_calls_and_fall_back_to_the_generic_path():
+    import gc
+    import weakref
+
+    from zerosum.games import GameOverError, IllegalActionError
+    from zerosum.games.tictactoe import TicTacToe
+
+    game = make_game("tictactoe")
+    assert type(game.apply).__name__ == "builtin_function_or_method"  # no Python frame in a user's loop
+    s = game.apply(game.initial_state(), 4)
+    for other in (s.tolist(), s.astype(np.int32), np.repeat(s, 2)[::2]):  # a list, another dtype, a strided view
+        assert game.legal_actions(other).tolist() == game.legal_actions(s).tolist()
+        assert np.array_equal(game.apply(other, 0), game.apply(s, 0))
+        assert np.array_equal(game.apply_unchecked(other, np.int32(0)), game.apply(s, 0))
+        assert game.is_terminal(other) is False and game.current_player(other) == 1
+        assert game.returns(other) == (0.0, 0.0)
+    with pytest.raises(IllegalActionError, match=r"action 4 \(b2\) is not legal here"):
+        game.apply(s, 4)
+    with pytest.raises(IllegalActionError, match=r"out of range"):
+        game.apply(s, 9)
+    with pytest.raises(ValueError, match="int64 vector of length 2"):
+        game.legal_actions([1, 2, 3])
+    won = game.position(["XXX", "OO.", "..."])
+    assert game.returns(won) == (1.0, -1.0) and game.is_terminal(won)
+    with pytest.raises(GameOverError):
+        game.apply(won, 8)
+
+    class Counting(TicTacToe):  # a subclass that overrides a method keeps its own
+        def apply(self, state, action):
+            return super().apply(state, action)
+
+    counting = Counting()
+    assert type(counting.apply).__name__ == "method" and type(counting.legal_actions).__name__ != "method"
+    assert np.array_equal(counting.apply(counting.initial_state(), 4), game.apply(game.initial_state(), 4))
+    ref = weakref.ref(counting)
+    del counting
+    gc.collect()
+    assert ref() is None  # the game and its C calls hold each other: the collector frees them
+
+
+def test_initial_state_is_a_fresh_copy_from_the_c_module():
+    game = make_game("connect_four")
+    a, b = game.initial_state(), game.initial_state()
+    assert type(game.initial_state).__name__ == "builtin_function_or_method"
+    assert np.array_equal(a, game.initial) and a is not b and a.flags.writeable
+    a[0] = 12345  # the caller's copy: the game's start is untouched
+    assert np.array_equal(game.initial_state(), b)
+    with pytest.raises(TypeError, match="initial must be a contiguous 1-D int64 array"):
+        hot._native.Calls(1, 1, 1, 1, 1, game.params, game.state_size, game.max_moves, game.num_actions, None,
+                          np.zeros(game.state_size + 1, np.int64))

@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from zerosum.games.registry import import_modules
+
 # subcommand -> (module with a main(argv) -> int, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("zerosum.cli.play", "play a game against an engine in the terminal"),
@@ -24,7 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 USAGE = ("usage: zerosum [--import MODULE ...] COMMAND [options]   (zerosum COMMAND --help for its options)\n\n"
          "commands:\n" + "\n".join(f"  {name:<11} {desc}" for name, (_, desc) in COMMANDS.items())
-         + "\n\n--import MODULE  import a module first (e.g. one that registers a game of your own)")
+         + "\n\n--import MODULE  import a module first (e.g. one that registers a game of your own); "
+         "worker processes import it too")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             print("zerosum: --import needs a module name, e.g. --import mypackage.mygame", file=sys.stderr)
             return 2
         try:
-            importlib.import_module(args[1])
+            import_modules([args[1]])  # recorded: worker processes import it too
         except ImportError as exc:
             print(f"zerosum: --import {args[1]}: {exc}", file=sys.stderr)
             return 2

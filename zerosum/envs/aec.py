@@ -152,6 +152,8 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         if g.is_terminal(child):
             r0, r1 = g.returns(child)
             self._end_game({AGENTS[0]: r0, AGENTS[1]: r1})
+        elif self.num_moves >= g.max_game_length:  # rules that never end the game: say so, do not run for ever
+            raise g.length_error(f"{self.metadata.get('name', 'the environment')}'s step")
         else:
             self.agent_selection = AGENTS[g.current_player(child)]
         if self.render_mode == "human":

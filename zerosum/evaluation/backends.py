@@ -8,6 +8,12 @@ alone writes any store. A game depends only on its task (the agents are built fr
 their specs, or copied from the objects, and seeded from the game's seed), so every
 backend and any number of workers give the same games for the same seeds.
 
+Worker processes (and Ray's) first import what this process imported to register games
+and agents (``zerosum --import MODULE``, :func:`zerosum.games.registry.import_modules`)
+and the module that defines the game (:mod:`zerosum.evaluation.worker_imports`): a fresh process knows
+only the games zerosum ships. A worker that still cannot find the game says which
+module it was missing.
+
 Worker processes use the ``forkserver`` start method where the platform has it (else
 ``spawn``): no forked copies of the parent's threads or locks; the server imports zerosum
 once, and numba loads the compiled kernels from its on-disk cache. Agents held in memory
@@ -40,7 +46,11 @@ import numpy as np
 from zerosum.agents.base import Agent
 from zerosum.evaluation.match import MatchResult, forfeit, play_match
 from zerosum.evaluation.store import GameTask
+from zerosum.evaluation.worker_imports import WorkerImportError, imports_done, unknown_game, worker_payload
 from zerosum.games.kit import Game, ZerosumError
+
+__all__ = ["InlineBackend", "ProcessBackend", "RayBackend", "WorkerError", "WorkerImportError", "make_backend",
+           "play_task"]
 
 Payload = Mapping[str, Any]
 """{"game": name or Game, "variant": {...}, "names": [agent names], "specs": [agent specs or Agents]}."""
@@ -49,13 +59,20 @@ _GAMES: dict[str, Game] = {}
 
 
 def _game(payload: Payload) -> Game:
+    imports_done(payload)
     if isinstance(payload["game"], Game):
         return payload["game"]
-    from zerosum.games import make_game
+    from zerosum.games import GAMES, make_game
 
     key = repr((payload["game"], sorted(payload["variant"].items())))
     g = _GAMES.get(key)
     if g is None:
+        if payload["game"] not in GAMES:
+            from zerosum.games.registry import load_plugins
+
+            load_plugins()
+        if payload["game"] not in GAMES:
+            raise unknown_game(payload)
         g = _GAMES[key] = make_game(payload["game"], **payload["variant"])
     return g
 
@@ -189,6 +206,7 @@ class ProcessBackend:
         tasks = list(tasks)
         if not tasks:
             return
+        payload = {**payload, **worker_payload(payload)}
         ctx = _context(fork=holds_objects(payload))
         # forked workers: their collector leaves the inherited objects (and so their pages) alone
         freeze = ctx.get_start_method() == "fork" and gc.get_freeze_count() == 0
@@ -318,7 +336,7 @@ class RayBackend:
             started = True
         try:
             remote = ray.remote(num_cpus=1)(_play_remote)
-            payload_ref = ray.put(dict(payload))
+            payload_ref = ray.put({**payload, **worker_payload(payload)})
             cpus = int(ray.cluster_resources().get("CPU", self.workers)) or 1
             limit = max(2, 2 * cpus)
             pending: list[Any] = []

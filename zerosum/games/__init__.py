@@ -9,13 +9,13 @@ your own: :mod:`zerosum.games.kit` and docs/new-game.md.
 from __future__ import annotations
 
 from zerosum.games.kit import (
-    Action, Game, GameOverError, GameSpec, Heuristic, IllegalActionError, KernelError, Layout, Outcome, Player,
-    PositionError, State, Variant, VariantError, ZerosumError,
+    Action, Game, GameLengthError, GameOverError, GameSpec, Heuristic, IllegalActionError, KernelError, Layout,
+    Outcome, Player, PositionError, State, Variant, VariantError, ZerosumError,
 )
 from zerosum.games.registry import ENVS, GAMES, env_name, game_class, make_game, register_env, register_game
 
 __all__ = [
-    "ENVS", "GAMES", "Action", "Game", "GameOverError", "GameSpec", "Heuristic", "IllegalActionError",
-    "KernelError", "Layout", "Outcome", "Player", "PositionError", "State", "Variant", "VariantError",
-    "ZerosumError", "env_name", "game_class", "make_game", "register_env", "register_game",
+    "ENVS", "GAMES", "Action", "Game", "GameLengthError", "GameOverError", "GameSpec", "Heuristic",
+    "IllegalActionError", "KernelError", "Layout", "Outcome", "Player", "PositionError", "State", "Variant",
+    "VariantError", "ZerosumError", "env_name", "game_class", "make_game", "register_env", "register_game",
 ]

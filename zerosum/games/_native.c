@@ -8,11 +8,14 @@
  * argument; this path costs ~0.1 us, which is what puts a Python loop over the Game API
  * level with OpenSpiel's C++ through pyspiel.
  *
- * Every method returns None where it cannot answer (a state that is not a contiguous int64
- * vector of the game's length, an action that is not an int in range, an illegal action): the
- * caller then takes the generic Python path, which converts the input or raises the error
- * that says what is wrong. The module is optional: without a C compiler zerosum installs
- * without it and the games use numba's entry points.
+ * Where a method cannot answer (a state that is not a contiguous int64 vector of the game's
+ * length, an action that is not an int in range, an illegal action) it returns None, or,
+ * given a `fallback` object (the Game), returns what the fallback's generic Python method
+ * returns (`_legal_generic(state)`, `_apply_generic(state, action)`, ...), which converts the
+ * input or raises the error that says what is wrong. With a fallback the Game binds these
+ * methods as its own `legal_actions`, `apply`, `is_terminal`, ...: a call from a user's loop
+ * is then one C call, with no Python frame in between. The module is optional: without a C
+ * compiler zerosum installs without it and the games use numba's entry points.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,7 +48,25 @@ typedef struct {
     npy_intp max_moves;
     int64_t num_actions;
     int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
+    PyObject *fallback; /* an object with the generic methods, or NULL: then None is returned */
+    int64_t *initial;   /* state_size slots: the starting position, or NULL */
 } Calls;
+
+/* The method names called on the fallback, interned once. */
+static PyObject *fb_legal, *fb_apply, *fb_apply_unchecked, *fb_status, *fb_terminal, *fb_player, *fb_returns;
+/* returns() of a finished or unfinished game: (1.0, -1.0), (-1.0, 1.0) and (0.0, 0.0). */
+static PyObject *returns_p0, *returns_p1, *returns_none;
+/* The status codes of zerosum.games.kit.kernels. */
+enum { ONGOING = 0, P0_WINS = 1, P1_WINS = 2 };
+
+/* None without a fallback; else fallback.name(*args). */
+static PyObject *fall_back(Calls *self, PyObject *name, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (self->fallback == NULL)
+        Py_RETURN_NONE;
+    PyObject *call[3] = {self->fallback, nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    return PyObject_VectorcallMethod(name, call, (size_t)(nargs + 1), NULL);
+}
 
 /* The data of a C-contiguous 1-D int64 array of the game's length; NULL otherwise. */
 static const int64_t *plain_state(const Calls *self, PyObject *obj)
@@ -83,10 +104,10 @@ static PyObject *Calls_legal(Calls *self, PyObject *state)
 {
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
-        Py_RETURN_NONE;
+        return fall_back(self, fb_legal, &state, 1);
     int64_t n = self->legal(s, self->moves, self->params, self->state_size, self->max_moves, self->num_params);
     if (n < 0 || n > self->max_moves)
-        Py_RETURN_NONE;
+        return fall_back(self, fb_legal, &state, 1);
     npy_intp dim = (npy_intp)n;
     PyObject *out = PyArray_SimpleNew(1, &dim, NPY_INT64);
     if (out == NULL)
@@ -105,7 +126,7 @@ static PyObject *apply_with(Calls *self, int checked, PyObject *const *args, Py_
     int64_t action;
     const int64_t *s = plain_state(self, args[0]);
     if (s == NULL || !read_action(args[1], &action) || action < 0 || action >= self->num_actions)
-        Py_RETURN_NONE;
+        return fall_back(self, checked ? fb_apply : fb_apply_unchecked, args, 2);
     PyObject *child = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
     if (child == NULL)
         return NULL;
@@ -116,7 +137,7 @@ static PyObject *apply_with(Calls *self, int checked, PyObject *const *args, Py_
         : self->apply(s, action, c, self->params, self->state_size, self->num_params);
     if (!done) {
         Py_DECREF(child);
-        Py_RETURN_NONE;
+        return fall_back(self, fb_apply, args, 2); /* illegal: the generic path says why */
     }
     return child;
 }
@@ -135,7 +156,7 @@ static PyObject *Calls_status(Calls *self, PyObject *state)
 {
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
-        Py_RETURN_NONE;
+        return fall_back(self, fb_status, &state, 1);
     return PyLong_FromLongLong(self->status(s, self->params, self->state_size, self->num_params));
 }
 
@@ -143,28 +164,51 @@ static PyObject *Calls_terminal(Calls *self, PyObject *state)
 {
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
-        Py_RETURN_NONE;
-    return PyBool_FromLong(self->status(s, self->params, self->state_size, self->num_params) != 0);
+        return fall_back(self, fb_terminal, &state, 1);
+    return PyBool_FromLong(self->status(s, self->params, self->state_size, self->num_params) != ONGOING);
 }
 
 static PyObject *Calls_player(Calls *self, PyObject *state)
 {
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
-        Py_RETURN_NONE;
+        return fall_back(self, fb_player, &state, 1);
     return PyLong_FromLongLong(self->player(s, self->params, self->state_size, self->num_params));
+}
+
+static PyObject *Calls_returns(Calls *self, PyObject *state)
+{
+    const int64_t *s = plain_state(self, state);
+    if (s == NULL)
+        return fall_back(self, fb_returns, &state, 1);
+    int64_t st = self->status(s, self->params, self->state_size, self->num_params);
+    PyObject *r = st == P0_WINS ? returns_p0 : st == P1_WINS ? returns_p1 : returns_none;
+    Py_INCREF(r);
+    return r;
+}
+
+static PyObject *Calls_initial_state(Calls *self, PyObject *unused)
+{
+    if (self->initial == NULL) {
+        PyErr_SetString(PyExc_TypeError, "this Calls object was given no initial state");
+        return NULL;
+    }
+    PyObject *out = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    if (out != NULL)
+        memcpy(PyArray_DATA((PyArrayObject *)out), self->initial, (size_t)self->state_size * sizeof(int64_t));
+    return out;
 }
 
 static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"legal", "apply", "apply_checked", "status", "player", "params", "state_size",
-                            "max_moves", "num_actions", NULL};
+                            "max_moves", "num_actions", "fallback", "initial", NULL};
     unsigned long long legal, apply, checked, status, player;
-    PyObject *params;
+    PyObject *params, *fallback = Py_None, *initial = Py_None;
     Py_ssize_t state_size, max_moves;
     long long num_actions;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL", names, &legal, &apply, &checked, &status,
-                                     &player, &params, &state_size, &max_moves, &num_actions))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL|OO", names, &legal, &apply, &checked, &status,
+                                     &player, &params, &state_size, &max_moves, &num_actions, &fallback, &initial))
         return -1;
     if (!legal || !apply || !checked || !status || !player || state_size <= 0 || max_moves <= 0
         || num_actions <= 0) {
@@ -176,15 +220,32 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "params must be a contiguous 1-D int64 array");
         return -1;
     }
+    if (initial != Py_None
+        && (!PyArray_Check(initial) || PyArray_TYPE((PyArrayObject *)initial) != NPY_INT64
+            || PyArray_NDIM((PyArrayObject *)initial) != 1 || PyArray_DIM((PyArrayObject *)initial, 0) != state_size
+            || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)initial))) {
+        PyErr_SetString(PyExc_TypeError, "initial must be a contiguous 1-D int64 array of length state_size");
+        return -1;
+    }
     int64_t *moves = PyMem_Malloc((size_t)max_moves * sizeof(int64_t));
-    if (moves == NULL) {
+    int64_t *start = initial == Py_None ? NULL : PyMem_Malloc((size_t)state_size * sizeof(int64_t));
+    if (moves == NULL || (initial != Py_None && start == NULL)) {
+        PyMem_Free(moves);
+        PyMem_Free(start);
         PyErr_NoMemory();
         return -1;
     }
+    if (start != NULL)
+        memcpy(start, PyArray_DATA((PyArrayObject *)initial), (size_t)state_size * sizeof(int64_t));
+    PyMem_Free(self->initial);
+    self->initial = start;
     PyMem_Free(self->moves);
     Py_INCREF(params);
     Py_XDECREF(self->params_obj);
     self->params_obj = params;
+    Py_XINCREF(fallback == Py_None ? NULL : fallback);
+    Py_CLEAR(self->fallback);
+    self->fallback = fallback == Py_None ? NULL : fallback;
     self->params = (const int64_t *)PyArray_DATA((PyArrayObject *)params);
     self->num_params = (int64_t)PyArray_DIM((PyArrayObject *)params, 0);
     self->moves = moves;
@@ -199,9 +260,26 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+/* The fallback (a Game) holds this object in its attributes: a cycle the collector must see. */
+static int Calls_traverse(Calls *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->params_obj);
+    return 0;
+}
+
+static int Calls_clear(Calls *self)
+{
+    Py_CLEAR(self->fallback);
+    return 0;
+}
+
 static void Calls_dealloc(Calls *self)
 {
+    PyObject_GC_UnTrack(self);
     PyMem_Free(self->moves);
+    PyMem_Free(self->initial);
+    Py_CLEAR(self->fallback);
     Py_XDECREF(self->params_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -216,15 +294,22 @@ static PyMethodDef Calls_methods[] = {
     {"status", (PyCFunction)Calls_status, METH_O, "status(state) -> the status code as an int, or None"},
     {"terminal", (PyCFunction)Calls_terminal, METH_O, "terminal(state) -> True when the game is over, or None"},
     {"player", (PyCFunction)Calls_player, METH_O, "player(state) -> the player to move, or None"},
+    {"initial_state", (PyCFunction)Calls_initial_state, METH_NOARGS,
+     "initial_state() -> a new copy of the starting position (given as initial=)"},
+    {"returns", (PyCFunction)Calls_returns, METH_O,
+     "returns(state) -> (1.0, -1.0), (-1.0, 1.0) or (0.0, 0.0) for players 0 and 1, or None"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject CallsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "zerosum.games._native.Calls",
-    .tp_doc = "Calls(legal, apply, apply_checked, status, player, params, state_size, max_moves, num_actions): one game's hot calls",
+    .tp_doc = "Calls(legal, apply, apply_checked, status, player, params, state_size, max_moves, num_actions, "
+              "fallback=None, initial=None): one game's hot calls",
     .tp_basicsize = sizeof(Calls),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Calls_traverse,
+    .tp_clear = (inquiry)Calls_clear,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Calls_init,
     .tp_dealloc = (destructor)Calls_dealloc,
@@ -240,6 +325,19 @@ PyMODINIT_FUNC PyInit__native(void)
 {
     import_array();
     if (PyType_Ready(&CallsType) < 0)
+        return NULL;
+    fb_legal = PyUnicode_InternFromString("_legal_generic");
+    fb_apply = PyUnicode_InternFromString("_apply_generic");
+    fb_apply_unchecked = PyUnicode_InternFromString("_apply_unchecked_generic");
+    fb_status = PyUnicode_InternFromString("_status_generic");
+    fb_terminal = PyUnicode_InternFromString("_terminal_generic");
+    fb_player = PyUnicode_InternFromString("_player_generic");
+    fb_returns = PyUnicode_InternFromString("_returns_generic");
+    returns_p0 = Py_BuildValue("(dd)", 1.0, -1.0);
+    returns_p1 = Py_BuildValue("(dd)", -1.0, 1.0);
+    returns_none = Py_BuildValue("(dd)", 0.0, 0.0);
+    if (!fb_legal || !fb_apply || !fb_apply_unchecked || !fb_status || !fb_terminal || !fb_player || !fb_returns
+        || !returns_p0 || !returns_p1 || !returns_none)
         return NULL;
     PyObject *m = PyModule_Create(&native_module);
     if (m == NULL)

@@ -12,7 +12,9 @@ registers them on import (or a Game subclass)::
     [project.entry-points."zerosum.games"]
     hexapawn = "hexapawn"
 
-and ``zerosum --import MODULE COMMAND ...`` imports a module first for one command.
+and ``zerosum --import MODULE COMMAND ...`` imports a module first for one command
+(:func:`import_modules`, which records it in :data:`IMPORTED`: worker processes that play
+games for this process import the same modules, see :mod:`zerosum.evaluation.backends`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,30 @@ def register_env(env_name: str, module: str, game: str, *, replace: bool = False
     if env_name in ENVS and not replace and ENVS[env_name] != (module, game):
         raise ValueError(f"an env named {env_name!r} is registered already ({ENVS[env_name][0]}); pass replace=True")
     ENVS[env_name] = (module, game)
+
+
+IMPORTED: list[str] = []
+"""The modules :func:`import_modules` imported in this process (``zerosum --import``), in
+order: the worker processes of tournaments and matches import them too."""
+
+
+def import_modules(names: list[str] | tuple[str, ...]) -> None:
+    """Import each module (one that registers games or agents, say) and record it in
+    :data:`IMPORTED`, so that worker processes import it as well; ImportError as Python
+    raises it."""
+    for name in names:
+        importlib.import_module(name)
+        if name not in IMPORTED:
+            IMPORTED.append(name)
+
+
+def game_module(name: str) -> str | None:
+    """The module that defines the game registered as ``name`` (the ``module`` of a
+    ``"module:Class"`` entry, or the class's module); None for a name not registered."""
+    entry = GAMES.get(name)
+    if entry is None:
+        return None
+    return entry.partition(":")[0] if isinstance(entry, str) else entry.__module__
 
 
 _PLUGINS_LOADED = False

@@ -13,7 +13,7 @@ from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, SearchOptionErr
 from zerosum.search.guided import (
     BatchedSearch, EvaluatorError, GuidedConfig, GuidedResults, GuidedSearchError, uniform_evaluator,
 )
-from zerosum.search.mcts import MCTS
+from zerosum.search.mcts import MCTS, mcts
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
@@ -32,6 +32,7 @@ __all__ = [
     "SearchResult",
     "SearchStats",
     "alphabeta",
+    "mcts",
     "minimax",
     "uniform_evaluator",
 ]

@@ -36,18 +36,20 @@ TT_KEY, TT_MOVE, TT_META, TT_VALUE = 0, 1, 2, 3
 TT_COLUMNS = 4
 
 # ---- MCTS ----
-# integer cfg slots (icfg): simulations to run, rollout policy, rollout depth, seed
-MC_SIMS, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SEED = 0, 1, 2, 3
-N_MC_ICFG = 4
+# integer cfg slots (icfg): simulations to run, rollout policy, rollout depth, seed, the
+# game's max_game_length (no rollout plays longer: a game that never ends stops there)
+MC_SIMS, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SEED, MC_MAX_LENGTH = 0, 1, 2, 3, 4
+N_MC_ICFG = 5
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1  # icfg[MC_ROLLOUT]
 TO_THE_END = -1  # icfg[MC_ROLLOUT_DEPTH]: rollouts play to the end of the game
 KEEP_SEED = -1  # icfg[MC_SEED]: continue the generator's sequence (later chunks of one search)
 # float cfg slots (fcfg): exploration constant, greedy rollouts' random-move rate, heuristic scale
 MC_C_UCT, MC_EPSILON, MC_SCALE = 0, 1, 2
 N_MC_FCFG = 3
-# stats slots: tree nodes in use, simulations run, rollout plies played, deepest tree path
-TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH = 0, 1, 2, 3
-N_MC_STATS = 4
+# stats slots: tree nodes in use, simulations run, rollout plies played, deepest tree path,
+# rollouts stopped at MC_MAX_LENGTH plies with the game still going (the caller raises)
+TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH, OVERLONG = 0, 1, 2, 3, 4
+N_MC_STATS = 5
 
 # ---- network-guided search (PUCT, Gumbel) ----
 # integer cfg slots (icfg): selection rule, leaves a tree selects per step, simulations this search,

@@ -17,8 +17,8 @@ from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line s
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, Params, State
 from zerosum.search._arrays import TREE_ARRAYS, TreeArrays
 from zerosum.search._flags import (
-    KEEP_SEED, MAX_DEPTH, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS, ROLLOUT_GREEDY,
-    ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
+    KEEP_SEED, MAX_DEPTH, MC_EPSILON, MC_MAX_LENGTH, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS,
+    OVERLONG, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
 )
 from zerosum.search._parts import backpropagate, reward_p0, select
 
@@ -83,6 +83,10 @@ def rollout(heur: Heur, params: Params, t: TreeArrays, node: int) -> float:  # p
             break
         if limit >= 0 and plies >= limit:
             r0 = 0.5 + 0.5 * math.tanh(heur(params, s, 0) / t.fcfg[MC_SCALE])
+            break
+        if plies >= t.icfg[MC_MAX_LENGTH]:  # the rules never end this game: stop, the caller raises
+            t.stats[OVERLONG] += 1
+            r0 = 0.5
             break
         n = legal(params, s, t.moves)
         a = t.moves[np.random.randint(n)]

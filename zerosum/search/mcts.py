@@ -9,12 +9,15 @@ scores it with the heuristic squashed to a win probability. Rewards are 1 for a 
 0.5 for a draw, 0 for a loss, credited to the player who chose the move into each node,
 so games with repeated turns are handled. The budget is simulations or seconds; the
 statistics count tree nodes (``nodes``) and ``simulations``.
+
+``mcts(game, state, sims=...)`` runs one search, as ``alphabeta(game, state, depth=...)``
+does; keep an :class:`MCTS` object for many (it compiles and checks its options once).
 """
 
 from __future__ import annotations
 
 import time as _time
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -22,8 +25,9 @@ from zerosum.games.kit import Game, GameOverError, Heuristic, State
 from zerosum.search import compiled
 from zerosum.search._arrays import TreeArrays
 from zerosum.search._flags import (
-    KEEP_SEED, MAX_DEPTH, MC_C_UCT, MC_EPSILON, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS,
-    N_MC_FCFG, N_MC_ICFG, N_MC_STATS, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS, TO_THE_END, TREE_SIZE,
+    KEEP_SEED, MAX_DEPTH, MC_C_UCT, MC_EPSILON, MC_MAX_LENGTH, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED,
+    MC_SIMS, N_MC_FCFG, N_MC_ICFG, N_MC_STATS, OVERLONG, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS, TO_THE_END,
+    TREE_SIZE,
 )
 from zerosum.search.alphabeta import check_budget
 from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
@@ -79,6 +83,8 @@ class MCTS:
         while True:
             t.icfg[MC_SIMS] = chunk if sims is None else min(chunk, sims - done)
             self._kernels.mcts(self._heur, g.params, t)
+            if t.stats[OVERLONG]:
+                raise g.length_error("an MCTS rollout")
             t.icfg[MC_SEED] = KEEP_SEED  # later chunks continue the same random sequence
             done += int(t.icfg[MC_SIMS])
             if sims is not None and done >= sims:
@@ -109,6 +115,7 @@ class MCTS:
         t.stats[TREE_SIZE] = 1
         t.icfg[MC_ROLLOUT] = ROLLOUT_GREEDY if self.rollout == "greedy" else ROLLOUT_RANDOM
         t.icfg[MC_ROLLOUT_DEPTH] = self.rollout_depth
+        t.icfg[MC_MAX_LENGTH] = g.max_game_length
         t.fcfg[MC_C_UCT], t.fcfg[MC_EPSILON], t.fcfg[MC_SCALE] = self.c, self.epsilon, self.scale
         return t
 
@@ -123,3 +130,16 @@ class MCTS:
                 break
             line.append(int(t.action[node]))
         return tuple(line)
+
+
+def mcts(game: Game, state: State, sims: int | None = None, heuristic: HeuristicArg = None, *,
+         time: float | None = None, seed: int | np.random.Generator | None = None, **options: Any) -> SearchResult:
+    """One UCT search from ``state`` with ``sims`` simulations (or ``time`` seconds).
+
+    ``options`` are :class:`MCTS`'s: ``c``, ``rollout`` ("random" or "greedy"),
+    ``rollout_depth``, ``epsilon``, ``scale``, ``max_nodes``; ``heuristic`` (a name, a
+    Heuristic or a function) guides greedy rollouts and scores the end of cut rollouts.
+    The result's ``value`` is the root mover's expected score mapped to [-1, 1] and its
+    ``action`` the most visited move. For many searches keep an :class:`MCTS` object.
+    """
+    return MCTS(game, heuristic, **options).search(state, sims, time=time, seed=seed)

@@ -7,7 +7,8 @@
   :class:`Kernels` record, checked when it is built, and the types kernels are annotated
   with (``Params``, ``State``, ``I64Array``, ``F64Array``, ``I8Array``);
 * :mod:`~zerosum.games.kit.toolkit`: ``@kernel``, ``@helper``, ``popcount``,
-  ``lowest_bit``, ``i64``;
+  ``lowest_bit``, ``i64``, ``i64_array``, and for 64-bit boards ``bit``, ``shr`` (a
+  logical right shift) and ``TOP_BIT``;
 * :mod:`~zerosum.games.kit.variants`: the declarative :class:`Variant` schema;
 * :mod:`~zerosum.games.kit.game`: the :class:`Game` base class (hot calls, validation,
   equality, hashing, pickling), :class:`Layout` and :class:`GameSpec`;
@@ -18,7 +19,7 @@ docs/new-game.md walks through a complete game built with it.
 """
 
 from zerosum.games.kit.errors import (
-    GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
+    GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
 )
 from zerosum.games.kit.game import Game, GameSpec, Layout, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
@@ -26,13 +27,14 @@ from zerosum.games.kit.kernels import (
     APPLY, DRAW, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
     Action, F64Array, I8Array, I64Array, Kernels, Outcome, Params, Player, State,
 )
-from zerosum.games.kit.toolkit import helper, i64, i64_array, kernel, lowest_bit, popcount
+from zerosum.games.kit.toolkit import TOP_BIT, bit, helper, i64, i64_array, kernel, lowest_bit, popcount, shr
 from zerosum.games.kit.variants import Variant, check_variant
 
 __all__ = [
     "APPLY", "DRAW", "FORCING", "HEURISTIC", "HEURISTIC_LIMIT", "IS_LEGAL", "KEY", "LEGAL", "OBSERVE", "ONGOING",
-    "ORDER", "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "ZERO", "Action", "F64Array", "Game", "GameOverError",
+    "ORDER", "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "TOP_BIT", "ZERO", "Action", "F64Array", "Game",
+    "GameLengthError", "GameOverError",
     "GameSpec", "Heuristic", "I8Array", "I64Array", "IllegalActionError", "KernelError", "Kernels", "Layout",
     "Outcome", "Params", "Player", "PositionError", "State", "Variant", "VariantError", "ZerosumError",
-    "check_action", "check_variant", "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount",
+    "bit", "check_action", "check_variant", "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount", "shr",
 ]

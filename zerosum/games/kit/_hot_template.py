@@ -67,10 +67,12 @@ def native_player(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no co
 
 @njit(cache=True, nogil=True)
 def random_playouts(params: Params, root: State, games: int, seed: int, max_moves: int,  # pragma: no cover - compiled
-                    results: I64Array) -> int:
+                    max_length: int, results: I64Array) -> int:
     """Play ``games`` uniformly random games from root; results[status] counts outcomes.
 
-    Returns the number of moves played.
+    A game still going after ``max_length`` moves stops there and counts in
+    results[ONGOING] (the caller raises: the rules never end it). Returns the number of
+    moves played.
     """
     np.random.seed(seed)
     buf = np.empty((2, root.shape[0]), np.int64)
@@ -80,10 +82,13 @@ def random_playouts(params: Params, root: State, games: int, seed: int, max_move
         for t in range(root.shape[0]):
             buf[0, t] = root[t]
         cur = 0
-        while True:
+        for ply in range(max_length + 1):
             st = status(params, buf[cur])
             if st != ONGOING:
                 results[st] += 1
+                break
+            if ply == max_length:
+                results[ONGOING] += 1
                 break
             n = legal(params, buf[cur], moves)
             apply(params, buf[cur], moves[np.random.randint(n)], buf[1 - cur])

@@ -25,3 +25,9 @@ class PositionError(ZerosumError, ValueError):
 
 class KernelError(ZerosumError, TypeError, ValueError):
     """A game declaration with a missing kernel or a kernel of the wrong signature."""
+
+
+class GameLengthError(ZerosumError, RuntimeError):
+    """A game went on past its declared ``max_game_length``: rules that never end a game
+    (an arithmetic ``>>`` on a board that uses bit 63 is a usual cause), or a bound that
+    is too small. Raised by the env's step, ``Game.random_playouts`` and MCTS."""

@@ -39,14 +39,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from zerosum.games.kit.errors import GameOverError, IllegalActionError, KernelError, PositionError
+from zerosum.games.kit.errors import GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError
 from zerosum.games.kit.heuristics import ZERO, Heuristic
-from zerosum.games.kit.hot import HotCalls, compiled_rules, entry_point, hot_calls
+from zerosum.games.kit.hot import RETURNS, EntryPointCalls, HotCalls, compiled_rules, entry_point, hot_calls
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player, State
+from zerosum.games.kit.toolkit import i64_array
 from zerosum.games.kit.variants import Variant, resolve
 
 _INT64 = np.dtype(np.int64)
 _ONE_D = (8,)
+# Game method -> the C module's call bound over it (see Game.__init__)
+_BOUND = {"initial_state": "initial_state", "legal_actions": "legal", "apply": "apply",
+          "apply_unchecked": "apply_unchecked", "is_terminal": "terminal", "current_player": "player",
+          "returns": "returns"}
 
 
 @dataclass(frozen=True)
@@ -187,23 +192,26 @@ class Game:
         lay = self.layout(dict(v))
         if lay.variant is not None:
             v = {k: lay.variant.get(k, v[k]) for k in v}
-        params = np.array(lay.params if len(lay.params) else [0], dtype=np.int64)
+        params = i64_array(lay.params if len(lay.params) else [0])  # bit 63 may be given as 1 << 63
         params.flags.writeable = False
-        initial = np.array(lay.initial, dtype=np.int64)
+        initial = i64_array(lay.initial)
         initial.flags.writeable = False
         size = int(initial.shape[0])
         spec = GameSpec(self.name, int(lay.num_actions), int(lay.max_moves), size, tuple(lay.observation_shape),
                         int(lay.max_game_length), tuple(v.items()))
         k = self.kernels
+        calls = hot_calls(k, params, size, spec.max_moves, spec.num_actions, fallback=self, initial=initial)
         fields = {
             "variant": MappingProxyType(v), "params": params, "initial": initial, "spec": spec,
             "num_actions": spec.num_actions, "max_moves": spec.max_moves, "max_game_length": spec.max_game_length,
-            "observation_shape": spec.observation_shape, "state_size": size,
-            "_calls": hot_calls(k, params, size, spec.max_moves, spec.num_actions),
+            "observation_shape": spec.observation_shape, "state_size": size, "_calls": calls,
             "_legal": entry_point(k.legal), "_apply": entry_point(k.apply), "_status": entry_point(k.status),
             "_player": entry_point(k.player), "_observe": entry_point(k.observe), "_key": entry_point(k.key),
             "_obs_size": int(np.prod(spec.observation_shape)), "_hash": hash((self.name, spec.variant)),
         }
+        if not isinstance(calls, EntryPointCalls):  # the C calls answer everything (see hot.py): bind them
+            fields.update({m: getattr(calls, c) for m, c in _BOUND.items()  # unless a subclass overrides m
+                           if getattr(type(self), m) is getattr(Game, m)})
         self.__dict__.update(fields)
 
     def layout(self, variant: dict[str, Any]) -> Layout:
@@ -238,8 +246,9 @@ class Game:
 
     # ---- the protocol's hot calls -----------------------------------------------------
     # self._calls answers in one compiled call for a contiguous int64 state of the right
-    # length (and an int action in range); for anything else, and for an illegal action,
-    # it returns None and the generic path converts the input or raises the error.
+    # length (and an int action in range); anything else, and an illegal action, takes the
+    # generic path (_*_generic), which converts the input or raises the error. With the C
+    # module, __init__ binds its calls over these methods, and they call _*_generic.
     def initial_state(self) -> State:
         """The starting position."""
         return self.initial.copy()
@@ -247,11 +256,12 @@ class Game:
     def legal_actions(self, state: State) -> np.ndarray:
         """The legal actions, ascending (empty in a finished game)."""
         out = self._calls.legal(state)
-        if out is None:
-            plain = self._plain(state)
-            out = np.empty(self.max_moves, np.int64)
-            out = out[: self._legal(self.params, plain, out)]
-        return out
+        return out if out is not None else self._legal_generic(state)
+
+    def _legal_generic(self, state: State) -> np.ndarray:
+        plain = self._plain(state)
+        out = np.empty(self.max_moves, np.int64)
+        return out[: self._legal(self.params, plain, out)]
 
     def legal_mask(self, state: State) -> np.ndarray:
         """An int8 vector of length num_actions with 1 at every legal action."""
@@ -262,8 +272,9 @@ class Game:
     def apply(self, state: State, action: Action) -> State:
         """The position after ``action``; raises IllegalActionError for an illegal one."""
         child = self._calls.apply(state, action)
-        if child is not None:
-            return child
+        return child if child is not None else self._apply_generic(state, action)
+
+    def _apply_generic(self, state: State, action: Action) -> State:
         a = check_action(action, self.num_actions)
         plain = self._plain(state)
         legal = self.legal_actions(plain)
@@ -279,36 +290,46 @@ class Game:
         """``apply`` without the legality check, for callers that took the action from
         legal_actions (an action out of range is still refused)."""
         child = self._calls.apply_unchecked(state, action)
-        if child is None:
-            a = check_action(action, self.num_actions)
-            plain = self._plain(state)
-            child = np.empty(self.state_size, np.int64)
-            self._apply(self.params, plain, a, child)
+        return child if child is not None else self._apply_unchecked_generic(state, action)
+
+    def _apply_unchecked_generic(self, state: State, action: Action) -> State:
+        a = check_action(action, self.num_actions)
+        plain = self._plain(state)
+        child = np.empty(self.state_size, np.int64)
+        self._apply(self.params, plain, a, child)
         return child
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over."""
         done = self._calls.terminal(state)
-        return done if done is not None else self._status(self.params, self._plain(state)) != ONGOING
+        return done if done is not None else self._terminal_generic(state)
+
+    def _terminal_generic(self, state: State) -> bool:
+        return bool(self._status_generic(state) != ONGOING)
 
     def current_player(self, state: State) -> Player:
         """The player to move (0 or 1; in a finished game, the one who would move next)."""
         p = self._calls.player(state)
-        return p if p is not None else int(self._player(self.params, self._plain(state)))
+        return p if p is not None else self._player_generic(state)
+
+    def _player_generic(self, state: State) -> Player:
+        return int(self._player(self.params, self._plain(state)))
 
     def outcome(self, state: State) -> Outcome:
         """ONGOING, P0_WINS, P1_WINS or DRAW."""
         st = self._calls.status(state)
-        return Outcome(st if st is not None else int(self._status(self.params, self._plain(state))))
+        return Outcome(st if st is not None else self._status_generic(state))
+
+    def _status_generic(self, state: State) -> int:
+        return int(self._status(self.params, self._plain(state)))
 
     def returns(self, state: State) -> tuple[float, float]:
         """+1/-1/0 for players 0 and 1 (0, 0 while the game goes on or for a draw)."""
-        st = self.outcome(state)
-        if st == P0_WINS:
-            return (1.0, -1.0)
-        if st == P1_WINS:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        r = self._calls.returns(state)
+        return r if r is not None else self._returns_generic(state)
+
+    def _returns_generic(self, state: State) -> tuple[float, float]:
+        return RETURNS[self._status_generic(state)]
 
     def observation(self, state: State, player: Player) -> np.ndarray:
         """Observation planes (int8, shape observation_shape) from ``player``'s side."""
@@ -340,9 +361,20 @@ class Game:
         """``games`` uniformly random games from ``state`` in compiled code: moves and results."""
         results = np.zeros(4, np.int64)
         moves = compiled_rules(self.kernels).random_playouts(
-            self.params, np.array(self._plain(state)), int(games), int(seed), self.max_moves, results)
+            self.params, np.array(self._plain(state)), int(games), int(seed), self.max_moves, self.max_game_length,
+            results)
+        if results[ONGOING]:
+            raise self.length_error(f"{int(results[ONGOING])} of {games} random playouts")
         return {"moves": int(moves), "p0_wins": int(results[P0_WINS]), "p1_wins": int(results[P1_WINS]),
                 "draws": int(results[3])}
+
+    def length_error(self, where: str) -> GameLengthError:
+        """The error for a game that went on past ``max_game_length`` moves (``where``: what
+        was playing it), naming the game and the limit."""
+        return GameLengthError(
+            f"{self!r} went on past its max_game_length={self.max_game_length} moves in {where}: its rules do not "
+            f"end the game (a board that uses bit 63 shifted with an arithmetic >> is a usual cause: use "
+            f"zerosum.games.kit.shr), or max_game_length is too small")
 
     def _plain(self, state: Any) -> np.ndarray:
         """The state as a contiguous int64 vector of this game's length (a copy only when it
@@ -352,7 +384,12 @@ class Game:
             return state
         try:
             arr = np.ascontiguousarray(state, dtype=np.int64)
-        except (TypeError, ValueError, OverflowError):
+        except OverflowError:  # a bitboard with bit 63 given as an int >= 2**63
+            try:
+                arr = i64_array(state)
+            except (TypeError, ValueError):
+                arr = np.zeros(0, np.int64)
+        except (TypeError, ValueError):
             arr = np.zeros(0, np.int64)
         if arr.ndim != 1 or arr.shape[0] != self.state_size:
             raise ValueError(f"a {self.name} state is an int64 vector of length {self.state_size}; "

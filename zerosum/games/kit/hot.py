@@ -1,11 +1,14 @@
 """The Game API's hot calls, built by the kit for every game from its kernels.
 
 ``hot_calls(game)`` returns an object with ``legal(state)``, ``apply(state, action)``,
-``apply_unchecked(state, action)``, ``status(state)``, ``terminal(state)`` and
-``player(state)``; each answers in one compiled call for a contiguous 1-D int64 state of
-the game's length (and an int action in range), and returns None for anything else, or
-for an illegal action: the Game's generic path then converts the input or raises the
-error that says what is wrong.
+``apply_unchecked(state, action)``, ``status(state)``, ``terminal(state)``,
+``player(state)`` and ``returns(state)``; each answers in one compiled call for a
+contiguous 1-D int64 state of the game's length (and an int action in range), and returns
+None for anything else, or for an illegal action: the Game's generic path then converts
+the input or raises the error that says what is wrong. Given a ``fallback`` (the Game),
+the C module's calls answer those cases themselves, through the fallback's generic
+methods, and the Game binds them as its own ``legal_actions``, ``apply``, ... (one C call
+from a user's loop, no Python frame between).
 
 Two implementations with the same answers:
 
@@ -72,6 +75,11 @@ class HotCalls(Protocol):
     def status(self, state: Any) -> int | None: ...
     def terminal(self, state: Any) -> bool | None: ...
     def player(self, state: Any) -> int | None: ...
+    def returns(self, state: Any) -> tuple[float, float] | None: ...
+
+
+RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
+"""``returns`` by status code (ONGOING, P0_WINS, P1_WINS, DRAW)."""
 
 
 class EntryPointCalls:
@@ -133,13 +141,20 @@ class EntryPointCalls:
         """The player to move, or None."""
         return int(self._player(self._params, state)) if self._plain(state) else None
 
+    def returns(self, state: Any) -> tuple[float, float] | None:
+        """+1/-1/0 for players 0 and 1, or None."""
+        return RETURNS[self._status(self._params, state)] if self._plain(state) else None
 
-def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int, num_actions: int) -> HotCalls:
-    """One game's hot calls: through the C module when it is available, else entry points."""
+
+def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int, num_actions: int,
+              fallback: Any = None, initial: I64Array | None = None) -> HotCalls:
+    """One game's hot calls: through the C module when it is available (answering through
+    ``fallback``'s generic methods where it cannot itself, if one is given, and copying
+    ``initial`` for ``initial_state()``), else entry points."""
     if _native is not None and native_available():
         m = compiled_rules(kernels)
         calls: HotCalls = _native.Calls(
             m.native_legal.address, m.native_apply.address, m.native_checked.address, m.native_status.address,
-            m.native_player.address, params, state_size, max_moves, num_actions)
+            m.native_player.address, params, state_size, max_moves, num_actions, fallback, initial)
         return calls
     return EntryPointCalls(kernels, params, state_size, max_moves, num_actions)

@@ -7,7 +7,14 @@
 * ``popcount(x)`` and ``lowest_bit(x)``: one machine instruction each inside kernels, and
   plain Python functions outside them (a kernel's ``py_func`` then runs as Python).
 * ``i64(x)``: an unsigned 64-bit constant (a hash multiplier, a mask) as the signed int64
-  numba computes with; numba would turn an int >= 2**63 into a float.
+  numba computes with; numba would turn an int >= 2**63 into a float. ``i64_array`` does
+  the same for a whole state or table (``np.array([1 << 63], np.int64)`` overflows).
+* 64-bit boards (an 8x8 board uses bit 63, the sign bit of an int64): ``bit(i)`` is
+  ``1 << i`` as an int64 (``bit(63) == TOP_BIT``, a negative number), and ``shr(x, n)``
+  is a *logical* right shift. Python's and numba's ``>>`` on an int64 is arithmetic: it
+  copies bit 63 into the vacated bits, so ``TOP_BIT >> 1`` has bits 62 *and* 63 set, and
+  a loop that shifts a board until it is empty never ends. Both helpers work inside
+  kernels (one instruction each) and from Python.
 
 numba keys its disk cache of a function by that function's file alone. Kernels and helpers
 compiled here are keyed by more: their file and the source of every module it imports,
@@ -105,15 +112,45 @@ def helper(fn: Callable[..., Any]) -> Any:
 
 
 def i64(x: int) -> int:
-    """``x`` (0 <= x < 2**64) as the signed 64-bit int with the same bits."""
-    if not 0 <= x < 1 << 64:
-        raise ValueError(f"i64 takes an int in [0, 2**64); got {x!r}")
+    """``x`` (-2**63 <= x < 2**64) as the signed 64-bit int with the same low 64 bits:
+    ``i64(1 << 63) == TOP_BIT``; an int already in int64's range is returned as it is."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not -(1 << 63) <= x < 1 << 64:
+        raise ValueError(f"i64 takes an int in [-2**63, 2**64); got {x!r}")
+    x = int(x)
     return x - (1 << 64) if x >= 1 << 63 else x
 
 
 def i64_array(values: Any) -> np.ndarray:
-    """An int64 array of unsigned 64-bit values (each taken through :func:`i64`)."""
-    return np.array([i64(int(v)) for v in values], dtype=np.int64)
+    """A 1-D int64 array of 64-bit values, each taken through :func:`i64`: a state or a
+    table whose bitboards use bit 63 (``i64_array([1 << 63, 5])``), where
+    ``np.array(..., dtype=np.int64)`` raises OverflowError."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        return np.ascontiguousarray(values.astype(np.int64).reshape(-1))  # uint64 wraps: the same bits
+    return np.array([i64(v) for v in values], dtype=np.int64)
+
+
+TOP_BIT = -(1 << 63)
+"""Bit 63 of an int64 board (``1 << 63`` as int64: the sign bit, so a negative number)."""
+
+
+def bit(i: int) -> int:
+    """``1 << i`` as an int64, for a square ``i`` in [0, 63]: one instruction inside
+    kernels; ``bit(63) == TOP_BIT`` (in Python ``1 << 63`` is too big for an int64)."""
+    i = int(i)
+    if not 0 <= i < 64:
+        raise ValueError(f"bit takes a square in [0, 63]; got {i}")
+    return i64(1 << i)
+
+
+def shr(x: int, n: int) -> int:
+    """The *logical* right shift of an int64 board ``x`` by ``n`` in [0, 63]: bits move
+    down and zeros come in at the top (``shr(TOP_BIT, 63) == 1``). ``x >> n`` is
+    arithmetic on an int64 and copies bit 63 down instead. One instruction inside kernels
+    (there ``n`` outside [0, 63] gives an undefined result); from Python a ValueError."""
+    n = int(n)
+    if not 0 <= n < 64:
+        raise ValueError(f"shr shifts by 0 to 63 bits; got {n}")
+    return i64((int(x) & _MASK64) >> n)
 
 
 def _bit_intrinsic(name: str, extra_flag: bool) -> Any:
@@ -162,6 +199,45 @@ def lowest_bit(x: int) -> int:
     return (v & -v).bit_length() - 1
 
 
+@intrinsic
+def _lshr(typingctx: Any, x: Any, n: Any) -> Any:
+    if not isinstance(x, types.Integer) or not isinstance(n, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        v = context.cast(builder, args[0], signature.args[0], types.int64)
+        k = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.lshr(v, k)
+
+    return types.int64(x, n), codegen
+
+
+@intrinsic
+def _shl1(typingctx: Any, i: Any) -> Any:
+    if not isinstance(i, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        k = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.shl(ir.Constant(ir.IntType(64), 1), k)
+
+    return types.int64(i), codegen
+
+
+@overload(shr, inline="always")
+def _shr_compiled(x, n):  # type: ignore[no-untyped-def]
+    if isinstance(x, types.Integer) and isinstance(n, types.Integer):
+        return lambda x, n: _lshr(x, n)  # type: ignore[call-arg]  # numba passes typingctx to an intrinsic
+    return None
+
+
+@overload(bit, inline="always")
+def _bit_compiled(i):  # type: ignore[no-untyped-def]
+    if isinstance(i, types.Integer):
+        return lambda i: _shl1(i)  # type: ignore[call-arg]  # numba passes typingctx to an intrinsic
+    return None
+
+
 @overload(popcount, inline="always")
 def _popcount_compiled(x):  # type: ignore[no-untyped-def]  # numba compares it with the lambda's signature
     if isinstance(x, types.Integer):
@@ -176,4 +252,4 @@ def _lowest_bit_compiled(x):  # type: ignore[no-untyped-def]
     return None
 
 
-__all__ = ["helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount"]
+__all__ = ["TOP_BIT", "bit", "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount", "shr"]

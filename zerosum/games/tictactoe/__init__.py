@@ -26,7 +26,7 @@ from zerosum.games.tictactoe import knowledge, rules
 from zerosum.games.tictactoe.rules import LINES as LINES  # public: the eight winning lines as cell masks
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal)
 _COLS = "abc"
 
 

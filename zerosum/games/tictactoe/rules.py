@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.games.kit import (
-    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
-    kernel, popcount,
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I64Array, I8Array, Params,
+    State, kernel, popcount,
 )
 
 LINES = np.array([0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010,
@@ -46,6 +46,13 @@ def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover -
             out[n] = c
             n += 1
     return n
+
+
+@kernel(IS_LEGAL)
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``a`` is legal: the game goes on and cell ``a`` is empty (what ``apply``
+    checks, without generating every move)."""
+    return status(params, s) == ONGOING and not ((s[0] | s[1]) >> a) & 1
 
 
 @kernel(APPLY)
