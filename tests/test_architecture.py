@@ -14,10 +14,11 @@ ROOT = Path(__file__).resolve().parents[1] / "zerosum"
 ALLOWED = {
     "games": set(),
     "search": {"games"},
-    "agents": {"games", "search", "values"},
+    "nets": {"games"},
+    "agents": {"games", "search", "nets", "values"},
     "envs": {"games"},
     "evaluation": {"games", "search", "agents", "values"},
-    "training": {"games", "envs", "agents", "evaluation", "values"},
+    "training": {"games", "envs", "agents", "evaluation", "nets", "search", "values"},
     "testing": {"games", "search", "envs"},
     "cli": {"games", "search", "agents", "evaluation", "training", "values"},
     "values": {"games"},

@@ -33,12 +33,12 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from zerosum.games.kit import Game, ZerosumError
+from zerosum.games.kit import Game
 from zerosum.games.registry import env_name
+from zerosum.nets.errors import TRAIN_EXTRA, CheckpointError, MissingExtraError  # shared with network checkpoints
 
 FORMAT = "zerosum-checkpoint"
 FORMAT_VERSION = 1
-TRAIN_EXTRA = "pip install 'zerosum[train]'"
 
 # algorithm name -> "module:Class" (imported on first use)
 ALGORITHMS: dict[str, str] = {
@@ -49,14 +49,6 @@ ALGORITHMS: dict[str, str] = {
 }
 ALGOS = tuple(ALGORITHMS)
 Q_ALGOS = ("maskable_dqn", "dqn")  # value-based: the network gives Q-values, play is greedy
-
-
-class CheckpointError(ZerosumError, ValueError):
-    """A checkpoint that is missing, corrupt, or made for another game, variant or env version."""
-
-
-class MissingExtraError(ZerosumError, ImportError):
-    """An optional dependency (torch, stable-baselines3, sb3-contrib) is not installed."""
 
 
 def require_train_extra() -> None:

@@ -5,6 +5,7 @@ A spec is a name with optional keyword arguments::
     random
     alphabeta(depth=4, heuristic=lines, tt=on, time=0.5)
     mcts(sims=500, rollout=greedy)
+    alphazero(path=runs/c4/net.pt, sims=64)
     perfect_nim
 
 Option values follow the one value grammar of :mod:`zerosum.values`: ints, floats,
@@ -21,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from zerosum.agents.alphazero import alphazero_agent  # light: torch loads only with a checkpoint
 from zerosum.agents.base import Agent, RandomAgent, Rng
 from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
@@ -49,6 +51,7 @@ AGENTS: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "ppo": (learned_agent, ("path", "deterministic", "masked", "device")),  # any zerosum checkpoint (PPO, DQN)
     "noisy": (NoisyAgent, ("base", "epsilon")),
     "solved": (SolvedAgent, ("max_states",)),
+    "alphazero": (alphazero_agent, ("path", "sims", "rule", "c_puct", "temperature", "device", "leaves")),
 }
 
 
