@@ -210,7 +210,7 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 2, "channels": 32}, "rule": "gumbel",
         "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
         "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 100_000, "batch_size": 256,
-        "train_steps": 100, "lr": 1e-3, "labels": 20_000, "label_depth": 8, "label_steps": 1500,
+        "train_steps": 100, "lr": 1e-3, "labels": 40_000, "label_depth": 8, "label_steps": 3000,
         "iterations": 1000, "max_seconds": 3600.0, "eval_every": 5,
         "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40, "eval_openings": 2,
     },
@@ -260,7 +260,7 @@ def _build_net(game: Game, net: dict[str, Any]) -> Any:
     from zerosum.nets import NetConfig, build_network
 
     try:
-        return build_network(game, NetConfig(**net))
+        return build_network(game, NetConfig.from_dict(dict(net)))
     except (TypeError, ValueError) as exc:
         raise TrainingSetupError(f"network {net!r} does not fit {game.name} "
                                  f"(observation {tuple(game.observation_shape)}): {exc}") from None
@@ -871,7 +871,7 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
 def _net_config(cfg: AlphaZeroConfig) -> Any:
     from zerosum.nets import NetConfig
 
-    return NetConfig(**cfg.net)
+    return NetConfig.from_dict(dict(cfg.net))
 
 
 def _command() -> str:

@@ -77,7 +77,7 @@ class SelfPlayWorker:
         from zerosum.nets import NetConfig, NetworkEvaluator, build_network
 
         self.game: Game = make_game(game_name, **variant)
-        self.net = build_network(self.game, NetConfig(**net))
+        self.net = build_network(self.game, NetConfig.from_dict(dict(net)))
         self.net.eval()
         self.evaluator = NetworkEvaluator(self.net, device="cpu")
         self.opts = dict(search)
