@@ -1,4 +1,5 @@
-"""Game-agnostic search on the Game protocol: minimax, alpha-beta, MCTS.
+"""Game-agnostic search on the Game protocol: minimax, alpha-beta, MCTS, and the
+network-guided batched search (PUCT, Gumbel) that AlphaZero-style agents use.
 
 The searches are numba code written once (:mod:`zerosum.search._template`, and
 :mod:`zerosum.search._mcts_template` for MCTS) and
@@ -9,11 +10,28 @@ of a game runs in the same copy; see :mod:`zerosum.search.functions` for writing
 """
 
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, SearchOptionError, alphabeta
+from zerosum.search.guided import (
+    BatchedSearch, EvaluatorError, GuidedConfig, GuidedResults, GuidedSearchError, uniform_evaluator,
+)
 from zerosum.search.mcts import MCTS
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
 
 __all__ = [
-    "MCTS", "WIN", "WIN_BOUND", "AlphaBeta", "AlphaBetaConfig", "SearchOptionError", "SearchResult", "SearchStats",
-    "alphabeta", "minimax",
+    "MCTS",
+    "WIN",
+    "WIN_BOUND",
+    "AlphaBeta",
+    "AlphaBetaConfig",
+    "BatchedSearch",
+    "EvaluatorError",
+    "GuidedConfig",
+    "GuidedResults",
+    "GuidedSearchError",
+    "SearchOptionError",
+    "SearchResult",
+    "SearchStats",
+    "alphabeta",
+    "minimax",
+    "uniform_evaluator",
 ]

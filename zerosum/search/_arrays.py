@@ -11,7 +11,8 @@ it is handed to an inlined helper: 14 atomic operations a call instead of one.)
 passed as an argument is unboxed at each call from Python, about 5 us.
 
 ``NegamaxArrays`` serves the depth-first searches (alpha-beta and minimax),
-``TreeArrays`` serves MCTS. A new array for a search is one field here, one argument of
+``TreeArrays`` serves MCTS, ``GuidedArrays`` the network-guided search (B trees at once).
+A new array for a search is one field here, one argument of
 the constructor, and one line of its body.
 """
 
@@ -27,7 +28,9 @@ from numba.experimental import structref
 from zerosum.games.kit.kernels import HEURISTIC, F64Array, I64Array
 from zerosum.search._flags import N_CFG, N_STATS, TT_COLUMNS
 
-I1, I2 = types.int64[::1], types.int64[:, ::1]
+I1, I2, I3 = types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]
+B2 = types.int8[:, ::1]
+U1 = types.uint64[::1]
 D1, D2 = types.float64[::1], types.float64[:, ::1]
 HEUR = types.FunctionType(HEURISTIC)
 
@@ -40,6 +43,11 @@ class NegamaxArraysType(types.StructRef):
 @structref.register
 class TreeArraysType(types.StructRef):
     """The numba type of :class:`TreeArrays`."""
+
+
+@structref.register
+class GuidedArraysType(types.StructRef):
+    """The numba type of :class:`GuidedArrays`."""
 
 
 NEGAMAX_FIELDS = (
@@ -75,8 +83,39 @@ TREE_FIELDS = (
     ("fcfg", D1),     # float configuration slots MC_* (zerosum.search._flags)
     ("stats", I1),    # statistics slots TREE_SIZE, SIMULATIONS, ... (zerosum.search._flags)
 )
+GUIDED_FIELDS = (  # lanes x nodes; row `lanes` of each node array is scratch (a subtree being moved)
+    ("states", I3),   # the position at each node, computed when the node is first reached
+    ("parent", I2),   # parent node (-1 at the root, which is node 0)
+    ("action", I2),   # the move into the node
+    ("first", I2),    # first child (children are contiguous), or UNEXPANDED / EVALUATED
+    ("count", I2),    # number of children
+    ("visits", I2),   # simulations backed up through the node
+    ("vloss", I2),    # simulations in flight through the node (virtual losses)
+    ("w0", D2),       # sum of the backed-up values, from player 0's side
+    ("logit", D2),    # the evaluator's logit for the move into the node
+    ("prior", D2),    # its prior (softmax over the siblings; the root's children noised)
+    ("raw0", D2),     # the evaluator's value of the node, from player 0's side
+    ("mover", I2),    # the player to move (-1: the state is not computed yet)
+    ("term", I2),     # the rules' status of the node's state (ONGOING, P0_WINS, ...)
+    ("size", I1),     # nodes in use per lane
+    ("remaining", I1),  # simulations still to launch per lane in this search
+    ("start", I2),    # root children's visits when this search began (lane, child offset)
+    ("gumbel", D2),   # root children's Gumbel noise (lane, child offset)
+    ("rng", U1),      # a splitmix64 state per lane: a lane's draws never depend on the others
+    ("schedule", I2),  # Gumbel's sequential halving: visits considered at [considered actions, simulation]
+    ("obs", B2),      # the leaves' observation planes, flattened, one row a leaf
+    ("mask", B2),     # their legal-action masks
+    ("pend_lane", I1),  # each pending leaf's lane ...
+    ("pend_node", I1),  # ... and node
+    ("moves", I1),    # a move buffer (the game's max_moves)
+    ("work", I1),     # a node buffer (one lane's nodes): the map used when a subtree moves
+    ("icfg", I1),     # integer configuration slots G_* (zerosum.search._flags)
+    ("fcfg", D1),     # float configuration slots G_*
+    ("stats", I2),    # per-lane statistics slots G_SIMULATIONS, ...
+)
 NEGAMAX_ARRAYS = NegamaxArraysType(list(NEGAMAX_FIELDS))  # type: ignore[no-untyped-call]  # numba's, unannotated
 TREE_ARRAYS = TreeArraysType(list(TREE_FIELDS))  # type: ignore[no-untyped-call]
+GUIDED_ARRAYS = GuidedArraysType(list(GUIDED_FIELDS))  # type: ignore[no-untyped-call]
 
 
 class _Record(structref.StructRefProxy):
@@ -178,6 +217,46 @@ structref.define_boxing(NegamaxArraysType, NegamaxArrays)  # type: ignore[no-unt
 structref.define_boxing(TreeArraysType, TreeArrays)  # type: ignore[no-untyped-call]
 
 
+class GuidedArrays(_Record):
+    """The trees and buffers of a network-guided search over B lanes (fields: :data:`GUIDED_FIELDS`)."""
+
+    FIELDS = GUIDED_FIELDS
+    states: I64Array
+    parent: I64Array
+    action: I64Array
+    first: I64Array
+    count: I64Array
+    visits: I64Array
+    vloss: I64Array
+    w0: F64Array
+    logit: F64Array
+    prior: F64Array
+    raw0: F64Array
+    mover: I64Array
+    term: I64Array
+    size: I64Array
+    remaining: I64Array
+    start: I64Array
+    gumbel: F64Array
+    rng: Any
+    schedule: I64Array
+    obs: Any
+    mask: Any
+    pend_lane: I64Array
+    pend_node: I64Array
+    moves: I64Array
+    work: I64Array
+    icfg: I64Array
+    fcfg: F64Array
+    stats: I64Array
+
+    def __new__(cls, **arrays: np.ndarray) -> GuidedArrays:
+        return cls._build(_new_guided_arrays, arrays)  # type: ignore[return-value]
+
+
+structref.define_boxing(GuidedArraysType, GuidedArrays)  # type: ignore[no-untyped-call]
+
+
 @njit(NEGAMAX_ARRAYS(*(t for _, t in NEGAMAX_FIELDS)), cache=True)
 def _new_negamax_arrays(stack: I64Array, moves: I64Array, scores: F64Array, pv: I64Array,  # pragma: no cover
                         pvlen: I64Array, tt: I64Array, tt_values: F64Array,
@@ -206,3 +285,41 @@ def _new_tree_arrays(states: I64Array, parent: I64Array, action: I64Array, first
     t.wins, t.mover, t.scratch, t.moves, t.path = wins, mover, scratch, moves, path
     t.icfg, t.fcfg, t.stats = icfg, fcfg, stats
     return t
+
+
+@njit(GUIDED_ARRAYS(*(t for _, t in GUIDED_FIELDS)), cache=True)
+def _new_guided_arrays(  # pragma: no cover - compiled
+        states: Any, parent: Any, action: Any, first: Any, count: Any, visits: Any, vloss: Any, w0: Any,
+        logit: Any, prior: Any, raw0: Any, mover: Any, term: Any, size: Any, remaining: Any, start: Any,
+        gumbel: Any, rng: Any, schedule: Any, obs: Any, mask: Any, pend_lane: Any, pend_node: Any,
+        moves: Any, work: Any, icfg: Any, fcfg: Any, stats: Any) -> GuidedArrays:
+    g: GuidedArrays = structref.new(GUIDED_ARRAYS)  # type: ignore[call-arg]  # numba passes typingctx
+    g.states = states
+    g.parent = parent
+    g.action = action
+    g.first = first
+    g.count = count
+    g.visits = visits
+    g.vloss = vloss
+    g.w0 = w0
+    g.logit = logit
+    g.prior = prior
+    g.raw0 = raw0
+    g.mover = mover
+    g.term = term
+    g.size = size
+    g.remaining = remaining
+    g.start = start
+    g.gumbel = gumbel
+    g.rng = rng
+    g.schedule = schedule
+    g.obs = obs
+    g.mask = mask
+    g.pend_lane = pend_lane
+    g.pend_node = pend_node
+    g.moves = moves
+    g.work = work
+    g.icfg = icfg
+    g.fcfg = fcfg
+    g.stats = stats
+    return g

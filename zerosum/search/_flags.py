@@ -48,3 +48,21 @@ N_MC_FCFG = 3
 # stats slots: tree nodes in use, simulations run, rollout plies played, deepest tree path
 TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH = 0, 1, 2, 3
 N_MC_STATS = 4
+
+# ---- network-guided search (PUCT, Gumbel) ----
+# integer cfg slots (icfg): selection rule, leaves a tree selects per step, simulations this search,
+# Gumbel's considered actions (k), whether the root gets Dirichlet noise
+G_RULE, G_LEAVES, G_SIMS, G_GUMBEL_K, G_NOISE = range(5)
+N_G_ICFG = 5
+RULE_PUCT, RULE_GUMBEL = 0, 1  # icfg[G_RULE]
+# float cfg slots (fcfg): PUCT's exploration constant, Dirichlet alpha and fraction, Gumbel's
+# c_visit and c_scale (sigma(q) = (c_visit + max visits) * c_scale * q), the PUCT temperature
+G_C_PUCT, G_DIR_ALPHA, G_DIR_FRAC, G_C_VISIT, G_C_SCALE, G_TEMPERATURE = range(6)
+N_G_FCFG = 6
+# per-lane stats slots (stats[lane, ...]): simulations, leaves sent to the evaluator, leaves
+# dropped because another pending leaf of the same step had reached them, deepest path, terminal
+# leaves scored by the rules, evaluator calls that held a leaf of the lane
+G_SIMULATIONS, G_EVALUATIONS, G_COLLISIONS, G_MAX_DEPTH, G_TERMINALS, G_BATCHES = range(6)
+N_G_STATS = 6
+# a node's `first` before it has children: not yet evaluated, or evaluated with no room to expand
+UNEXPANDED, EVALUATED = -1, -2

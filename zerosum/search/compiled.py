@@ -2,7 +2,8 @@
 specialised for one game and cached.
 
 ``for_game(game)`` returns a module holding ``negamax`` and ``minimax``, and
-``for_game(game, MCTS_TEMPLATE)`` one holding ``mcts``, each
+``for_game(game, MCTS_TEMPLATE)`` one holding ``mcts``, ``for_game(game, GUIDED_TEMPLATE)``
+the network-guided search's steps, each
 compiled with that game's rules called directly, made by the kit's one specialisation
 mechanism (:mod:`zerosum.games.kit.specialize`, where the contract, the cache key and
 the cache location are documented). Rules-only batch playouts are the kit's
@@ -19,6 +20,7 @@ from zerosum.games.kit.specialize import cache_dir, specialize
 
 TEMPLATE = Path(__file__).with_name("_template.py")
 MCTS_TEMPLATE = Path(__file__).with_name("_mcts_template.py")
+GUIDED_TEMPLATE = Path(__file__).with_name("_guided_template.py")
 
 # (template, id(kernels)) -> (kernels, module): a searcher per game is cheap
 _BY_KERNELS: dict[tuple[Path, int], tuple[object, ModuleType]] = {}
@@ -35,4 +37,4 @@ def for_game(game: Game, template: Path = TEMPLATE) -> ModuleType:
     return module
 
 
-__all__ = ["MCTS_TEMPLATE", "TEMPLATE", "cache_dir", "for_game"]
+__all__ = ["GUIDED_TEMPLATE", "MCTS_TEMPLATE", "TEMPLATE", "cache_dir", "for_game"]

@@ -18,7 +18,10 @@ class SearchStats:
     search below them (alpha-beta, minimax); ``simulations``: MCTS simulations run.
     Alpha-beta also counts ``qnodes`` (nodes of the quiescence search, within ``nodes``),
     ``reduced`` (late moves searched at reduced depth) and ``researched`` (searches repeated
-    with a wider window or at full depth); ``value`` is the iteration's value.
+    with a wider window or at full depth); ``value`` is the iteration's value. The
+    network-guided search counts ``evaluations`` (leaves it sent to the evaluator),
+    ``batches`` (evaluator calls, which may hold other searches' leaves too) and
+    ``eval_time`` (seconds in the evaluator, the rest of ``time`` being the tree's).
     """
 
     nodes: int = 0
@@ -33,6 +36,9 @@ class SearchStats:
     reduced: int = 0
     researched: int = 0
     value: float = 0.0
+    evaluations: int = 0
+    batches: int = 0
+    eval_time: float = 0.0
 
     @property
     def ebf(self) -> float:
@@ -44,13 +50,24 @@ class SearchStats:
         """Nodes divided by wall time."""
         return self.nodes / self.time if self.time > 0 else 0.0
 
+    @property
+    def mean_batch(self) -> float:
+        """Leaves per evaluator call: evaluations / batches (for one of several lanes, its share)."""
+        return self.evaluations / self.batches if self.batches > 0 else 0.0
+
+    @property
+    def tree_time(self) -> float:
+        """Seconds outside the evaluator: time - eval_time."""
+        return max(self.time - self.eval_time, 0.0)
+
     def as_dict(self) -> dict[str, float]:
         """Plain numbers, for logs and stores."""
         return {
             "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
             "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
             "time": self.time, "ebf": self.ebf, "simulations": self.simulations, "qnodes": self.qnodes,
-            "reduced": self.reduced, "researched": self.researched,
+            "reduced": self.reduced, "researched": self.researched, "evaluations": self.evaluations,
+            "batches": self.batches, "eval_time": self.eval_time,
         }
 
 
