@@ -3,9 +3,13 @@ the Ray backend. Tiny runs in a subprocess (wiring, not strength)."""
 
 from __future__ import annotations
 
+import csv
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -150,3 +154,57 @@ def test_config_refuses_bad_values():
         AlphaZeroConfig(full_search_prob=0.0)
     with pytest.raises(ValueError, match="backend"):
         AlphaZeroConfig(backend="slurm")
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_selfplay_run_writes_progress_and_resumes_after_sigkill(tmp_path):
+    """Kill a run with SIGKILL after a few iterations; --resume goes on from the last finished
+    iteration with the replay buffer it had (kept in state.pt), nothing repeated."""
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "zerosum", "train", "--algo", "alphazero", "--game", "tictactoe", *TINY,
+           "--iterations", "200", "--out", "run"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            if (out / "progress.csv").is_file() and len(_rows(out / "progress.csv")) >= 2 and proc.poll() is None:
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"the run ended early: {proc.stderr.read().decode()}")
+            time.sleep(0.2)
+        else:
+            pytest.fail("no progress in 240 s")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    import torch
+
+    saved = torch.load(out / "state.pt", weights_only=False)
+    done = int(saved["iteration"])
+    assert done >= 1 and saved["buffer"]["size"] > 0
+    r = zerosum_train("--algo", "alphazero", "--game", "tictactoe", *TINY, "--iterations", str(done + 2),
+                      "--out", "run", "--resume", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = _rows(out / "progress.csv")
+    assert [int(x["iteration"]) for x in rows] == list(range(1, done + 3))
+    first_new = rows[done]
+    assert int(first_new["buffer"]) == saved["buffer"]["size"] + int(first_new["positions"])  # the buffer was kept
+    assert int(rows[-1]["games"]) == 8 * (done + 2)
+    from zerosum.nets import load_network
+
+    _, meta = load_network(out / "model.pt", make_game("tictactoe"))
+    assert meta["iteration"] == done + 2 and meta["train_steps"] == 5 * (done + 2)
+    assert (out / "score.png").is_file() and _rows(out / "eval.csv")
+
+
+def test_ray_backend_plays_selfplay_in_actors(tmp_path):
+    pytest.importorskip("ray")
+    r = _tiny_run(tmp_path, "run", "--backend", "ray", "--iterations", "1", timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = _rows(tmp_path / "run" / "progress.csv")
+    assert len(rows) == 1 and int(rows[0]["games"]) == 8

@@ -93,8 +93,7 @@ class SelfPlayWorker:
             cfg = GuidedConfig(rule=o["rule"], c_puct=o["c_puct"], dirichlet_alpha=o["dirichlet_alpha"],
                                dirichlet_fraction=o["dirichlet_fraction"] if o["rule"] == "puct" else 0.0,
                                temperature=0.0, gumbel_k=o["gumbel_k"], leaves=1)
-            nodes = (o["sims"] + 2) * (self.game.max_game_length + 1) + 64
-            self._search = BatchedSearch(self.game, lanes=o["lanes"], config=cfg, max_nodes=nodes, seed=self.seed)
+            self._search = BatchedSearch(self.game, lanes=o["lanes"], config=cfg, seed=self.seed)
         return self._search
 
     def load(self, weights: bytes) -> None:
@@ -143,9 +142,9 @@ class SelfPlayWorker:
                     continue
                 res = bs.run(self.evaluator, sims=sims, lanes=np.asarray(group, dtype=np.int64))
                 sims_total += sims * len(group)
-                for lane in group:
+                for row, lane in enumerate(group):  # the results' rows follow the lanes given
                     s = states[lane]
-                    policy = np.asarray(res.policy[lane], np.float64)
+                    policy = np.asarray(res.policy[row], np.float64)
                     if record:
                         obs.append(np.asarray(g.observation(s, g.current_player(s)), np.int8))
                         masks.append(np.asarray(g.legal_mask(s), np.int8))
@@ -153,13 +152,13 @@ class SelfPlayWorker:
                         movers.append(g.current_player(s))
                         game_of.append(lane_game[lane])
                     if plies[lane] < int(o["temperature_moves"]):
-                        weights_ = np.asarray(res.visits[lane], np.float64) if o["rule"] == "puct" else policy
+                        weights_ = np.asarray(res.visits[row], np.float64) if o["rule"] == "puct" else policy
                         weights_ = weights_ * np.asarray(g.legal_mask(s), np.float64)
                         if weights_.sum() <= 0:
                             weights_ = np.asarray(g.legal_mask(s), np.float64)
                         chosen[lane] = int(rng.choice(g.num_actions, p=weights_ / weights_.sum()))
                     else:
-                        chosen[lane] = int(res.action[lane])
+                        chosen[lane] = int(res.action[row])
             for lane, a in chosen.items():
                 s = g.apply(states[lane], a)
                 moves += 1
