@@ -199,9 +199,27 @@ class SelfPlayWorker:
         return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
 
 
+def _exit_with_parent() -> None:
+    """End this process when the learner that started it is gone (a SIGKILL leaves no one to
+    say stop, and a job in progress may run for minutes)."""
+    import os
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(conn: Any, args: tuple[Any, ...]) -> None:
     """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
-    ``("play", weights, games)`` and ``("label", positions, depth, seed)`` until ``None``."""
+    ``("play", weights, games)`` and ``("label", positions, depth, seed)`` until ``None``
+    (or until the learner's process is gone)."""
+    _exit_with_parent()
     try:
         worker = SelfPlayWorker(*args)
         conn.send(("ready", None))
