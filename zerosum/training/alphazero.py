@@ -395,7 +395,7 @@ class Learner:
             v_loss = torch.mean((value.reshape(-1) - torch.from_numpy(val)) ** 2)
             loss = p_loss + self.cfg.value_weight * v_loss
             self.opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             self.opt.step()
             pl += p_loss.item()
             vl += v_loss.item()
