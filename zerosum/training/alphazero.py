@@ -851,14 +851,18 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
                 return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
         except DatasetError:
             pass
+    from zerosum.training.labeller import label_dataset
+
     n = len(workers.conns) if isinstance(workers, LocalWorkers) else len(workers.actors)
     t0 = time.perf_counter()
-    share = [cfg.labels // n + (1 if i < cfg.labels % n else 0) for i in range(n)]
+    parts = n + 1  # the learner labels a share too: it has nothing else to do yet
+    share = [cfg.labels // parts + (1 if i < cfg.labels % parts else 0) for i in range(parts)]
     for i in range(n):
         workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i))
-    data = _concat([workers.result(i) for i in range(n)])
+    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n)
+    data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
     log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
-        f"({n} worker(s))", flush=True)
+        f"({n} worker(s) and the learner)", flush=True)
     if path is not None:
         from zerosum.training.labeller import VALUE_SCALES
 
