@@ -581,7 +581,9 @@ class AlphaZeroResult:
 
 PROGRESS_FIELDS = ("iteration", "seconds", "games", "positions", "games_per_s", "sims_per_s", "policy_loss",
                    "value_loss", "buffer", "learner_steps", "selfplay_seconds", "learn_seconds")
+"""The columns of progress.csv (one row per iteration)."""
 EVAL_FIELDS = ("iteration", "seconds", "opponent", "games", "wins", "draws", "losses", "score")
+"""The columns of eval.csv (one row per evaluation and opponent)."""
 
 
 def _append_csv(path: Path, fields: tuple[str, ...], row: dict[str, Any]) -> None:
