@@ -96,7 +96,8 @@ def test_an_opponent_that_cannot_play_the_game_fails_before_anything_is_written(
 
 def test_cli_bad_input(tmp_path):
     proc = zerosum_train("--recipe", "chess", "--out", str(tmp_path / "a"), cwd=tmp_path)
-    assert proc.returncode == 2 and "unknown recipe 'chess'; available: connect_four, pentago" in proc.stderr
+    assert proc.returncode == 2 and "unknown recipe 'chess'; available: az_connect_four" in proc.stderr
+    assert ", connect_four, pentago" in proc.stderr
     proc = zerosum_train("--recipe", "tictactoe", "--game", "pentago", "--out", str(tmp_path / "a"), cwd=tmp_path)
     assert proc.returncode == 2 and "recipe 'tictactoe' trains tictactoe, not pentago" in proc.stderr
     proc = zerosum_train("--game", "tictactoe", "--opponent", "perfect_nim", "--out", str(tmp_path / "a"),
@@ -106,7 +107,9 @@ def test_cli_bad_input(tmp_path):
     proc = zerosum_train("--help", cwd=tmp_path)
     assert proc.returncode == 0
     lines = proc.stdout.split("recipes (--recipe NAME):")[1].strip().splitlines()
-    assert [line.split()[0] for line in lines] == sorted(RECIPES)
+    from zerosum.training.alphazero import AZ_RECIPES
+
+    assert [line.split()[0] for line in lines] == sorted([*RECIPES, *AZ_RECIPES])
 
 
 def test_cli_progress_lines_and_refusal(tmp_path):

@@ -5,6 +5,8 @@
     zerosum train --game pentago --curriculum "random; alphabeta(depth=1); alphabeta(depth=2)" --out runs/pentago
     zerosum train --game tictactoe --self-play --steps 200000 --out runs/ttt_sp
     zerosum train --game nim --variant misere=true piles=3,4,5 --algo ppo --out runs/nim
+    zerosum train --algo alphazero --recipe az_tictactoe --out runs/az_ttt --seed 0 -v
+    zerosum train --algo alphazero --recipe az_connect_four --out runs/az_c4 --backend ray
 
 Options left out keep the recipe's (or the default) value. The checkpoint is written to
 OUT/model.zip with OUT/model.json, the best periodic evaluation's to OUT/best.zip (model.json
@@ -13,6 +15,11 @@ directory already holding a run is refused unless --resume (same settings) or --
 With -v a progress line every 15 s: steps, steps/s, the opponent mix, the outcomes per seat
 and the latest evaluation; curves in OUT/progress.csv and OUT/eval.csv (and TensorBoard
 files with --tensorboard).
+
+With --algo alphazero (the az_* recipes) the run is AlphaZero's (zerosum.training.alphazero):
+self-play on the batched search in a worker process (or Ray actors), the learner here;
+OUT/model.pt and OUT/best.pt with their .json sidecars, OUT/state.pt for --resume,
+progress.csv, eval.csv, score.png. Options marked [az] are AlphaZero's only, [ppo] PPO's only.
 """
 
 from __future__ import annotations
@@ -68,12 +75,13 @@ def _arch(text: str) -> tuple[int, ...]:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``zerosum train`` (every option defaults to the recipe's value)."""
+    from zerosum.training.alphazero import AZ_RECIPES
     from zerosum.training.recipes import RECIPES, describe_recipes
 
     p = Parser(prog="zerosum train", description=__doc__, argument_default=S,
                epilog="recipes (--recipe NAME):\n" + describe_recipes())
     p.add_argument("--recipe", metavar="NAME",
-                   help=f"start from a named recipe's settings: {', '.join(sorted(RECIPES))}")
+                   help=f"start from a named recipe's settings: {', '.join(sorted([*RECIPES, *AZ_RECIPES]))}")
     p.add_argument("--game", help="game or env name (tictactoe, nim, pentago, tictactoe_v0, ...); default tictactoe")
     p.add_argument("--variant", action="extend", nargs="+", metavar="KEY=VALUE", help=VARIANT_HELP)
     p.add_argument("--opponent", type=_specs, metavar="SPECS",
@@ -90,7 +98,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pool-size", type=int, help="self-play: snapshots kept (default 10)")
     p.add_argument("--snapshot-every", type=int, help="self-play: steps between snapshots (default 20000)")
     p.add_argument("--base-prob", type=float, help="self-play: chance of the fixed opponent instead (default 0.2)")
-    p.add_argument("--algo", choices=ALGOS, help="default maskable_ppo")
+    p.add_argument("--algo", choices=(*ALGOS, "alphazero"),
+                   help="default maskable_ppo (alphazero: the az_* recipes' search-based training)")
     p.add_argument("--steps", type=int, help="learner steps (default 50000)")
     p.add_argument("--max-seconds", type=float, help="stop after this much training time (evaluation excluded)")
     p.add_argument("--opponent-weights", type=_numbers(float, "weights"), metavar="W1,W2",
@@ -137,6 +146,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tensorboard", action=argparse.BooleanOptionalAction,
                    help="write TensorBoard curves to OUT/tb (default: when tensorboard is installed)")
     p.add_argument("--log-every", type=float, metavar="SECONDS", help="seconds between progress lines with -v")
+    p.add_argument("--iterations", type=int, help="[az] self-play + learning iterations")
+    p.add_argument("--sims", type=int, help="[az] simulations per recorded self-play move")
+    p.add_argument("--rule", choices=("puct", "gumbel"), help="[az] the search's root rule")
+    p.add_argument("--games-per-iteration", type=int, help="[az] self-play games per iteration")
+    p.add_argument("--net", action="extend", nargs="+", metavar="KEY=VALUE",
+                   help="[az] the network, e.g. kind=resnet blocks=2 channels=32, or kind=mlp hidden=64,64")
+    p.add_argument("--labels", type=int, help="[az] positions labelled by alpha-beta before self-play (0: none)")
+    p.add_argument("--label-depth", type=int, help="[az] the labels' alpha-beta depth")
+    p.add_argument("--label-steps", type=int, help="[az] learner steps on the labels before self-play")
+    p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
+    p.add_argument("--full-search-prob", type=float,
+                   help="[az] playout-cap randomisation: chance of a full, recorded search (1: off)")
+    p.add_argument("--backend", choices=("local", "ray"), help="[az] self-play in a local process or Ray actors")
+    p.add_argument("--workers", type=int, help="[az] self-play workers (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("-v", "--verbose", action="count", help="-v: progress lines; -vv: SB3's log too")
     return p
@@ -146,8 +169,68 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
                "ent_coef": "ent_coef", "gamma": "gamma"}
 
 
+AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
+           "train_steps", "full_search_prob", "backend", "workers")
+"""Options only an AlphaZero run reads."""
+AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
+             "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",
+             "log_every", "algo")
+"""Options both kinds of run read (the rest are PPO's only)."""
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def az_config_from_args(args: dict[str, Any], name: str | None) -> Any:
+    """The AlphaZeroConfig of ``--algo alphazero`` (or an az_* recipe) and the other options."""
+    from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, az_recipe
+    from zerosum.training.recipes import RECIPES
+
+    if args.get("algo", "alphazero") != "alphazero":
+        raise UsageError(f"recipe {name!r} is an AlphaZero recipe: give --algo alphazero (or leave --algo out), "
+                         f"not --algo {args['algo']}")
+    if name is not None and name not in AZ_RECIPES:
+        raise UsageError(f"recipe {name!r} is a {RECIPES[name].get('algo', 'maskable_ppo')} recipe, not an AlphaZero "
+                         f"one; AlphaZero recipes: {', '.join(sorted(AZ_RECIPES))}")
+    ppo_only = sorted(k for k in args if k not in AZ_ONLY and k not in AZ_SHARED)
+    if ppo_only:
+        raise UsageError(f"{', '.join(_flag(k) for k in ppo_only)}: PPO options; --algo alphazero does not read "
+                         f"them (its own: {', '.join(_flag(k) for k in AZ_ONLY)})")
+    args.pop("algo", None)
+    if "game" in args:
+        from zerosum.games.registry import ENVS
+
+        args["game"] = ENVS[args["game"]][1] if args["game"] in ENVS else args["game"]
+        if name is not None and args["game"] != AZ_RECIPES[name]["game"]:
+            theirs = ", ".join(sorted(n for n, r in AZ_RECIPES.items() if r["game"] == args["game"])) or "none yet"
+            raise UsageError(f"recipe {name!r} trains {AZ_RECIPES[name]['game']}, not {args['game']}; drop --game "
+                             f"or pick a {args['game']} recipe ({theirs})")
+    try:
+        if "net" in args:
+            net = parse_assignments(args.pop("net"), "--net")
+            args["net"] = {k: list(v) if isinstance(v, tuple) else v for k, v in net.items()}
+            if isinstance(args["net"].get("hidden"), int):  # hidden=64: one layer
+                args["net"]["hidden"] = [args["net"]["hidden"]]
+        if "variant" in args:
+            args["variant"] = parse_variant(args["variant"])
+    except ValueSyntaxError as exc:
+        raise UsageError(str(exc)) from None
+    if "eval_opponents" in args:
+        args["eval_opponents"] = list(args["eval_opponents"])
+    if "eval_openings" in args:
+        if len(args["eval_openings"]) != 1:
+            raise UsageError(f"--eval-openings {args['eval_openings']}: --algo alphazero takes one number of plies")
+        args["eval_openings"] = args["eval_openings"][0]
+    try:
+        return az_recipe(name, **args) if name else AlphaZeroConfig(**args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def config_from_args(ns: argparse.Namespace) -> Any:
-    """The TrainConfig the parsed options describe."""
+    """The TrainConfig (or AlphaZeroConfig) the parsed options describe."""
+    from zerosum.training.alphazero import AZ_RECIPES
     from zerosum.training.recipes import RECIPES, recipe
     from zerosum.training.config import TrainConfig
 
@@ -155,8 +238,14 @@ def config_from_args(ns: argparse.Namespace) -> Any:
     name = args.pop("recipe", None)
     for flag in ("json", "resume", "overwrite"):
         args.pop(flag, None)
-    if name is not None and name not in RECIPES:
-        raise UsageError(f"unknown recipe {name!r}; available: {', '.join(sorted(RECIPES))}")
+    if name is not None and name not in RECIPES and name not in AZ_RECIPES:
+        raise UsageError(f"unknown recipe {name!r}; available: {', '.join(sorted([*RECIPES, *AZ_RECIPES]))}")
+    if args.get("algo") == "alphazero" or name in AZ_RECIPES:
+        return az_config_from_args(args, name)
+    az_only = sorted(k for k in args if k in AZ_ONLY)
+    if az_only:
+        raise UsageError(f"{', '.join(_flag(k) for k in az_only)}: AlphaZero options; give --algo alphazero "
+                         "(or an az_* recipe) to use them")
     if name is not None and "game" in args:
         from zerosum.games.registry import ENVS
 
@@ -212,6 +301,8 @@ def _run(ns: argparse.Namespace) -> int:
     as_json = getattr(ns, "json", False)
     cfg = config_from_args(ns)
     cfg = dataclasses.replace(cfg, variant=_checked_variant(cfg.game, cfg.variant))
+    if getattr(cfg, "algo", None) == "alphazero":
+        return _run_alphazero(cfg, ns, as_json)
     from zerosum.training.train import train
 
     try:
@@ -238,6 +329,33 @@ def _run(ns: argparse.Namespace) -> int:
                 if "lines_lost" in best else ""
             print(f"best: {result.checkpoint.with_name('best.zip')}  (evaluation at {best['steps']:,} steps: {lines}"
                   f"{best['losses']} lost of {best['games']} games, mean score {best['score']:.3f})")
+    return 0
+
+
+def _run_alphazero(cfg: Any, ns: argparse.Namespace, as_json: bool) -> int:
+    from zerosum.training.alphazero import train_alphazero
+
+    result = train_alphazero(cfg, resume=bool(getattr(ns, "resume", False)),
+                             overwrite=bool(getattr(ns, "overwrite", False)))
+    best = result.best or {}
+    summary = {"out": str(result.out) if result.out else None, "iterations": result.iterations,
+               "games": result.games, "seconds": round(result.seconds, 1),
+               "last_eval": (result.last_eval or {}).get("rows", []),
+               "best": {k: best[k] for k in ("iteration", "score", "losses", "games", "lines", "lines_lost")
+                        if k in best}}
+    if as_json:
+        print(json.dumps(summary))
+        return 0
+    print(f"trained alphazero on {cfg.game}: {result.iterations} iterations, {result.games:,} self-play games "
+          f"in {result.seconds:.1f} s")
+    for row in summary["last_eval"]:
+        print(f"  network alone (sims=0) vs {row['opponent']:<24}: {row['wins']} won, {row['draws']} drawn, "
+              f"{row['losses']} lost of {row['games']} (score {row['score']:.3f})")
+    if result.out:
+        lines = f", {best['lines_lost']} of {best['lines']} lines lost" if "lines_lost" in best else ""
+        print(f"checkpoint: {result.out / 'model.pt'}; best: {result.out / 'best.pt'} (iteration "
+              f"{best.get('iteration', '?')}, score {best.get('score', float('nan')):.3f}{lines}); "
+              f"play it as \"alphazero(path={result.out / 'best.pt'})\"")
     return 0
 
 

@@ -235,6 +235,7 @@ class AlphaBeta:
         self.arrays: NegamaxArrays | None = self._table["arrays"]
         """The compiled search's record (transposition table, killers, history, per-ply arrays), kept between searches;
         None once released."""
+        self._window: tuple[float, float] | None = None
         if self.arrays is not None:  # a record left by a searcher that may have had another heuristic
             self.arrays.set_heuristic(self._heur)
 
@@ -256,8 +257,15 @@ class AlphaBeta:
         self._kept["history"][:] = 0
 
     def search(self, state: State, depth: int | None = None, *, time: float | None = None,
-               nodes: int | None = None, seed: int | np.random.Generator | None = None) -> SearchResult:
-        """Search ``state`` to ``depth`` plies (or as deep as the time/node budget allows)."""
+               nodes: int | None = None, seed: int | np.random.Generator | None = None,
+               window: tuple[float, float] | None = None) -> SearchResult:
+        """Search ``state`` to ``depth`` plies (or as deep as the time/node budget allows).
+
+        ``window`` = (alpha, beta) searches every iteration in that window instead of the full
+        one (no aspiration): a value at or below alpha is then an upper bound, one at or
+        above beta a lower bound (fail-soft), as in any alpha-beta call. The labeller of
+        :mod:`zerosum.training.labeller` uses it to skip exact values of moves far worse than the best.
+        """
         g = self.game
         if g.is_terminal(state):
             raise GameOverError("cannot search a finished game")
@@ -283,6 +291,9 @@ class AlphaBeta:
         w.cfg[C_TT_SLOTS] = self._tt_slots(depth if time is None and nodes is None else None)
         w.cfg[C_HIST_MODE] = 0 if self.config.history_increment == "pow2" else 1
         w.stack[0] = state
+        if window is not None and not window[0] < window[1]:
+            raise ValueError(f"window={window!r}: alpha < beta is required")
+        self._window = window
         return self._deepen(w, max_depth, NO_LIMIT if nodes is None else int(nodes), time)
 
     def _tt_slots(self, depth: int | None) -> int:
@@ -310,6 +321,8 @@ class AlphaBeta:
         run = self._negamax
         follow = self.config.tt
         w.cfg[C_ROOT_FIRST] = best[1] if best is not None and follow else -1
+        if self._window is not None:
+            return float(run(self.game.params, w, depth, float(self._window[0]), float(self._window[1])))
         if not (self.config.aspiration and depth >= ASPIRATION_DEPTH and best is not None
                 and abs(best[0]) < WIN_BOUND):
             return float(run(self.game.params, w, depth, -INF, INF))

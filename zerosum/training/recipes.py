@@ -99,8 +99,12 @@ RECIPES: dict[str, dict[str, Any]] = {
 
 
 def describe_recipes() -> str:
-    """One line per recipe: its name and what it trains (for ``zerosum train --help``)."""
-    return "\n".join(f"  {name:<20} {RECIPE_NOTES.get(name, RECIPES[name]['game'])}" for name in sorted(RECIPES))
+    """One line per recipe: its name and what it trains (for ``zerosum train --help``), the
+    AlphaZero recipes (``--algo alphazero``) too."""
+    from zerosum.training.alphazero import AZ_RECIPE_NOTES
+
+    notes = {**{name: RECIPE_NOTES.get(name, RECIPES[name]["game"]) for name in RECIPES}, **AZ_RECIPE_NOTES}
+    return "\n".join(f"  {name:<20} {notes[name]}" for name in sorted(notes))
 
 
 def recipe(name: str, **overrides: Any) -> Any:

@@ -51,9 +51,9 @@ def existing_settings(out: Path) -> dict[str, Any] | None:
     return None
 
 
-def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
+def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool, checkpoint: str = "model.zip") -> bool:
     """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
-    True when resuming."""
+    True when resuming (``checkpoint``: the file a run needs to be resumed)."""
     if resume and overwrite:
         raise TrainingSetupError("give either resume or overwrite, not both")
     old = existing_settings(out) if out.is_dir() else None
@@ -64,14 +64,19 @@ def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool) -> 
     if overwrite:
         return False
     new = cfg.settings()
+    old_algo, new_algo = old.get("algo", "maskable_ppo"), new.get("algo")
+    if (old_algo == "alphazero") != (new_algo == "alphazero"):
+        raise TrainingSetupError(f"{out} holds a {old_algo} run, and this is a {new_algo} run"
+                                 + (": --resume continues a run only with its own --algo" if resume else "")
+                                 + "; nothing was written. Give another --out, or --overwrite to replace it")
     old = {**{k: v for k, v in defaults(cfg).items() if k in new}, **old}  # options added since: their defaults
     diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     if resume:
         if diff:
             raise TrainingSetupError(f"cannot resume the run in {out}: its settings differ in "
                                      + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff))
-        if not (out / "model.zip").is_file():
-            raise TrainingSetupError(f"cannot resume the run in {out}: it has no model.zip yet (it stopped "
+        if not (out / checkpoint).is_file():
+            raise TrainingSetupError(f"cannot resume the run in {out}: it has no {checkpoint} yet (it stopped "
                                      "before saving); start it again with overwrite")
         return True
     what = ("with different settings (" + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff[:6])

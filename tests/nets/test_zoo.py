@@ -1,0 +1,55 @@
+"""The networks shipped in zerosum/nets/zoo: each loads, plays legal moves, and says how it was made."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from zerosum.agents import make_agent
+from zerosum.games import make_game
+from zerosum.nets import ZOO, CheckpointError, load_network, zoo_names
+
+
+def test_the_zoo_ships_networks_of_at_most_5_mb_with_their_command_and_scores():
+    names = zoo_names()
+    assert "tictactoe" in names
+    for name in names:
+        assert (ZOO / f"{name}.pt").stat().st_size <= 5 * 2**20
+        _, meta = load_network(f"zoo:{name}")
+        assert meta["command"].startswith("zerosum train --algo alphazero")
+        assert meta["measured"]["rows"] and meta["measured"]["command"]
+
+
+@pytest.mark.parametrize("name", zoo_names())
+@pytest.mark.parametrize("sims", [0, 8])
+def test_a_zoo_network_plays_legal_moves_alone_and_with_search(name, sims):
+    _, meta = load_network(f"zoo:{name}")
+    game = make_game(meta["game"], **meta["variant"])
+    agent = make_agent(f"alphazero(path=zoo:{name}, sims={sims})")
+    agent.prepare(game)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        agent.reset()
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            if game.current_player(s) == 0:
+                a = agent.act(game, s)
+                assert a in game.legal_actions(s).tolist()
+            else:
+                a = int(rng.choice(game.legal_actions(s)))
+            s = game.apply(s, a)
+
+
+def test_the_tictactoe_network_alone_never_loses():
+    from zerosum.evaluation.exhaustive import worst_case
+
+    for seat in (0, 1):
+        walk = worst_case("alphazero(path=zoo:tictactoe, sims=0)", "tictactoe", seat)
+        assert walk.losses == 0 and walk.lines > 0
+
+
+def test_an_unknown_zoo_name_lists_those_that_exist():
+    with pytest.raises(CheckpointError, match="available: .*tictactoe"):
+        load_network("zoo:no_such_net")

@@ -1,0 +1,101 @@
+"""The alpha-beta labeller: targets that agree with exact search, and the dataset file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from zerosum.games import make_game
+from zerosum.search import alphabeta, minimax
+from zerosum.training.labeller import (
+    DatasetError, Labeller, generate, label_dataset, load_dataset, save_dataset,
+)
+
+
+def test_tictactoe_start_is_a_draw_and_the_policy_is_a_distribution_over_legal_moves():
+    g = make_game("tictactoe")
+    label = Labeller(g, depth=9).label(g.initial_state())
+    assert label.value == 0.0
+    assert label.policy.dtype == np.float32 and abs(float(label.policy.sum()) - 1) < 1e-6
+    assert np.all(label.policy >= 0)
+
+
+def test_a_winning_move_takes_the_policy_and_the_value_is_one():
+    g = make_game("tictactoe")
+    s = g.initial_state()
+    for a in (0, 3, 1, 4):  # X on 0, 1; O on 3, 4: X to move wins at 2
+        s = g.apply(s, a)
+    label = Labeller(g, depth=4).label(s)
+    assert label.value == 1.0
+    assert int(np.argmax(label.policy)) == 2 and label.policy[2] > 0.5
+    illegal = np.flatnonzero(g.legal_mask(s) == 0)
+    assert np.all(label.policy[illegal] == 0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_values_are_minimax_values_at_the_same_depth(seed):
+    """The best move value is the root's alpha-beta value; each exact move value is minimax's."""
+    g = make_game("connect_four")
+    rng = np.random.default_rng(seed)
+    s = g.initial_state()
+    for _ in range(6):
+        s = g.apply(s, int(rng.choice(g.legal_actions(s))))
+    lab = Labeller(g, depth=4)
+    label = lab.label(s)
+    ref = alphabeta(g, s, 4, quiescence=False)
+    assert label.raw_value == pytest.approx(ref.value)
+    best = float(np.nanmax(label.move_values))
+    for a in g.legal_actions(s).tolist():
+        child = g.apply(s, a)
+        if g.is_terminal(child):
+            continue
+        exact = -minimax(g, child, 3).value
+        v = float(label.move_values[a])
+        if v >= best - lab.margin * lab.temperature:
+            assert v == pytest.approx(exact)
+        else:  # outside the window: an upper bound
+            assert exact <= v + 1e-9
+
+
+def test_squash_and_bad_arguments():
+    g = make_game("connect_four")
+    lab = Labeller(g, depth=2)
+    assert -1 < lab.squash(10.0) < 1 and lab.squash(1e6 - 3) == 1.0 and lab.squash(-1e6 + 3) == -1.0
+    with pytest.raises(ValueError, match="depth=1"):
+        Labeller(g, depth=1)
+    with pytest.raises(ValueError, match="temperature"):
+        Labeller(g, depth=2, temperature=0.0)
+    with pytest.raises(ValueError, match="finished"):
+        t = make_game("tictactoe")
+        s = t.initial_state()
+        for a in (0, 3, 1, 4, 2):
+            s = t.apply(s, a)
+        Labeller(t, depth=2).label(s)
+
+
+def test_generate_yields_positions_from_the_movers_side(tmp_path):
+    g = make_game("connect_four")
+    seen = list(generate(g, 30, depth=2, seed=3))
+    assert len(seen) == 30
+    for obs, mask, label in seen:
+        assert obs.dtype == np.int8 and obs.shape == tuple(g.observation_shape)
+        assert np.all(label.policy[mask == 0] == 0)
+        assert -1.0 <= label.value <= 1.0
+
+
+def test_dataset_round_trip_and_refusals(tmp_path):
+    g = make_game("tictactoe")
+    data = label_dataset(g, 25, depth=3, seed=1)
+    assert len(data) == 25 and data.obs.dtype == np.int8 and data.mask.dtype == np.int8
+    path = save_dataset(tmp_path / "labels.npz", data)
+    back = load_dataset(path, g)
+    for name in ("obs", "mask", "policy", "value"):
+        assert np.array_equal(getattr(back, name), getattr(data, name))
+    assert back.meta["depth"] == 3 and back.meta["game"] == "tictactoe"
+    with pytest.raises(DatasetError, match="not tictactoe|connect_four"):
+        load_dataset(path, make_game("connect_four"))
+    with pytest.raises(DatasetError, match="no such"):
+        load_dataset(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"junk")
+    with pytest.raises(DatasetError, match="not a zerosum labels file"):
+        load_dataset(tmp_path / "junk.npz")

@@ -1,0 +1,199 @@
+"""AlphaZero's settings (:class:`AlphaZeroConfig`) and its named recipes (``az_*``).
+
+``zerosum train --algo alphazero --recipe NAME`` runs one (:mod:`zerosum.training.alphazero`);
+options on the command line override the recipe's values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+RULES = ("puct", "gumbel")
+"""The root rules of the batched search."""
+BACKENDS = ("local", "ray")
+"""Where self-play runs: a local subprocess, or Ray actors."""
+RESUMABLE_AZ = ("iterations", "max_seconds", "verbose", "out", "tensorboard", "log_every", "backend", "workers")
+"""Settings that may differ between a run and its resumption (they do not change what is learned)."""
+
+
+
+@dataclass
+class AlphaZeroConfig:
+    """Everything an AlphaZero run depends on (``run.json`` stores it; ``--resume`` compares it)."""
+
+    game: str = "tictactoe"
+    """Game name (an env name such as ``connect_four_v0`` is read as its game)."""
+    variant: dict[str, Any] = field(default_factory=dict)
+    """The game's rule variant."""
+    net: dict[str, Any] = field(default_factory=lambda: {"kind": "mlp", "hidden": [64, 64]})
+    """The network: the fields of :class:`zerosum.nets.NetConfig`."""
+    rule: str = "puct"
+    """The search's root rule: ``puct`` or ``gumbel``."""
+    sims: int = 32
+    """Simulations per recorded move."""
+    lanes: int = 64
+    """Games played at once (one search tree each)."""
+    games_per_iteration: int = 64
+    """Self-play games per iteration."""
+    c_puct: float = 1.25
+    """PUCT's exploration constant."""
+    dirichlet_alpha: float = 0.3
+    """PUCT's root noise concentration."""
+    dirichlet_fraction: float = 0.25
+    """PUCT's root noise weight (0: none)."""
+    gumbel_k: int = 16
+    """Gumbel: actions sampled at the root."""
+    temperature_moves: int = 4
+    """Plies at the start of each game drawn in proportion to the search (then its move)."""
+    full_search_prob: float = 1.0
+    """Playout-cap randomisation: the chance of a full, recorded search (1: every move)."""
+    cheap_sims: int = 8
+    """Playout-cap randomisation: simulations of the other, unrecorded moves."""
+    symmetry: bool = False
+    """Train each sample under a random board symmetry."""
+    buffer_size: int = 50_000
+    """Replay buffer: the last this many positions."""
+    batch_size: int = 256
+    """Learner minibatch."""
+    train_steps: int = 50
+    """Learner steps per iteration."""
+    lr: float = 1e-3
+    """Adam's learning rate."""
+    weight_decay: float = 1e-4
+    """Adam's (decoupled) weight decay."""
+    value_weight: float = 1.0
+    """The value loss's weight against the policy loss."""
+    labels: int = 0
+    """Positions labelled by alpha-beta before self-play (0: none)."""
+    label_depth: int = 8
+    """The labels' alpha-beta depth."""
+    label_steps: int = 0
+    """Learner steps on the labels before self-play."""
+    iterations: int = 100
+    """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
+    max_seconds: float | None = None
+    """Stop after this much wall time (the run's total, across resumptions)."""
+    eval_every: int = 5
+    """Iterations between evaluations (0: only at the end)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["alphabeta(depth=2)"])
+    """The ladder the network alone is evaluated against."""
+    eval_games: int = 20
+    """Evaluation games per opponent (seats alternating)."""
+    eval_openings: int = 2
+    """Random plies opening each evaluation pair."""
+    eval_exhaustive: bool = False
+    """Also walk every opponent reply in both seats (small games): lines lost."""
+    seed: int = 0
+    """Seeds torch, the worker's search and the buffer's sampling."""
+    backend: str = "local"
+    """``local`` (a subprocess) or ``ray`` (Ray actors, the learner local)."""
+    workers: int = 1
+    """Self-play workers (each plays games_per_iteration / workers games)."""
+    out: str | None = "runs/alphazero"
+    """The run directory."""
+    tensorboard: bool = True
+    """Write TensorBoard curves when tensorboard is installed."""
+    log_every: float = 0.0
+    """Unused by the loop (a progress line per iteration with verbose); kept for the CLI."""
+    verbose: int = 0
+    """1: a progress line per iteration."""
+    algo: str = "alphazero"
+    """Always ``alphazero`` (what tells this run from a PPO run in run.json)."""
+
+    def __post_init__(self) -> None:
+        if self.algo != "alphazero":
+            raise ValueError(f"algo={self.algo!r}: an AlphaZeroConfig is for algo 'alphazero'")
+        if self.rule not in RULES:
+            raise ValueError(f"rule={self.rule!r} is not allowed: one of {', '.join(RULES)}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend={self.backend!r} is not allowed: one of {', '.join(BACKENDS)}")
+        for name in ("sims", "lanes", "games_per_iteration", "buffer_size", "batch_size", "workers",
+                     "label_depth", "cheap_sims", "gumbel_k"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name}={v!r} is not allowed: an int >= 1")
+        for name in ("iterations", "train_steps", "labels", "label_steps", "eval_every", "eval_games", "eval_openings",
+                     "temperature_moves"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name}={v!r} is not allowed: an int >= 0")
+        if not 0.0 < self.full_search_prob <= 1.0:
+            raise ValueError(f"full_search_prob={self.full_search_prob!r} is not allowed: a probability in (0, 1]")
+        if not self.lr > 0:
+            raise ValueError(f"lr={self.lr!r} is not allowed: a positive number")
+        if self.max_seconds is not None and not self.max_seconds > 0:
+            raise ValueError(f"max_seconds={self.max_seconds!r} is not allowed: a positive number of seconds")
+        if self.label_steps and not self.labels:
+            raise ValueError("label_steps > 0 needs labels > 0 (positions to train on)")
+        if not self.iterations and not self.label_steps:
+            raise ValueError("iterations=0 trains only on alpha-beta labels: give labels and label_steps > 0")
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that define what a run learns (compared when a directory is reused)."""
+        fields = json.loads(json.dumps(asdict(self), default=list))
+        return {k: v for k, v in fields.items() if k not in RESUMABLE_AZ}
+
+    def search_options(self) -> dict[str, Any]:
+        """What the self-play worker's search needs."""
+        return {k: getattr(self, k) for k in ("rule", "sims", "lanes", "c_puct", "dirichlet_alpha",
+                                              "dirichlet_fraction", "gumbel_k", "temperature_moves",
+                                              "full_search_prob", "cheap_sims")}
+
+
+# ---- recipes --------------------------------------------------------------------------------
+AZ_RECIPES: dict[str, dict[str, Any]] = {
+    # Tic-tac-toe: exact labels first (alpha-beta to the end: depth 9), then PUCT self-play
+    # with 32 simulations and the 8 symmetries; every 2 iterations the network alone is walked
+    # against every opponent reply in both seats (best.pt: the fewest lines lost).
+    "az_tictactoe": {
+        "game": "tictactoe", "net": {"kind": "mlp", "hidden": [128, 128]}, "rule": "puct", "sims": 32,
+        "lanes": 64, "games_per_iteration": 64, "temperature_moves": 3, "symmetry": True, "buffer_size": 20_000,
+        "batch_size": 256, "train_steps": 40, "lr": 2e-3, "labels": 4000, "label_depth": 9, "label_steps": 800,
+        "iterations": 40, "max_seconds": 300.0, "eval_every": 2, "eval_opponents": ["alphabeta(depth=9)", "random"],
+        "eval_games": 20, "eval_openings": 1, "eval_exhaustive": True,
+    },
+    # Connect Four: depth-8 alpha-beta labels first (expert iteration), then Gumbel self-play
+    # with 16-32 simulations, playout-cap randomisation and the mirror symmetry.
+    "az_connect_four": {
+        "game": "connect_four", "net": {"kind": "resnet", "blocks": 2, "channels": 32}, "rule": "gumbel",
+        "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
+        "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 100_000, "batch_size": 256,
+        "train_steps": 200, "lr": 1e-3, "labels": 40_000, "label_depth": 8, "label_steps": 3000,
+        "iterations": 1000, "max_seconds": 3600.0, "eval_every": 5,
+        "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40, "eval_openings": 2,
+    },
+    # Pentago: depth-3 labels, Gumbel self-play with 16 simulations, the 8 symmetries.
+    "az_pentago": {
+        "game": "pentago", "net": {"kind": "resnet", "blocks": 2, "channels": 32}, "rule": "gumbel", "sims": 16,
+        "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 8, "full_search_prob": 0.5,
+        "cheap_sims": 4, "symmetry": True, "buffer_size": 150_000, "batch_size": 256, "train_steps": 100,
+        "lr": 1e-3, "labels": 10_000, "label_depth": 3, "label_steps": 1000, "iterations": 1000,
+        "max_seconds": 7200.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=3)"],
+        "eval_games": 20, "eval_openings": 2,
+    },
+}
+"""Named AlphaZero settings (``zerosum train --algo alphazero --recipe NAME``)."""
+
+AZ_RECIPE_NOTES: dict[str, str] = {
+    "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
+    "az_connect_four": "AlphaZero Connect Four: depth-8 alpha-beta labels, then Gumbel self-play (<= 60 min)",
+    "az_pentago": "AlphaZero Pentago: depth-3 alpha-beta labels, then Gumbel self-play (<= 2 h)",
+}
+"""One line per recipe for ``zerosum train --help``."""
+
+
+def az_recipe(name: str, **overrides: Any) -> AlphaZeroConfig:
+    """The AlphaZeroConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
+    try:
+        base = AZ_RECIPES[name]
+    except KeyError:
+        raise ValueError(f"unknown AlphaZero recipe {name!r}; available: {', '.join(sorted(AZ_RECIPES))}") from None
+    if "game" in overrides and overrides["game"] != base["game"]:
+        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
+    return AlphaZeroConfig(**{**base, **overrides})
+
+
+
+__all__ = ["AZ_RECIPES", "AZ_RECIPE_NOTES", "BACKENDS", "RESUMABLE_AZ", "RULES", "AlphaZeroConfig", "az_recipe"]

@@ -1,0 +1,209 @@
+"""Where AlphaZero's self-play runs: worker subprocesses, or Ray actors; and the run's files
+(atomic writes, the CSV curves, score.png, TensorBoard)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from zerosum.training.selfplay import Games
+
+if TYPE_CHECKING:
+    from zerosum.training.azconfig import AlphaZeroConfig
+
+def _atomic_bytes(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _atomic_json(path: Path, data: Any) -> None:
+    _atomic_bytes(path, (json.dumps(data, indent=2, default=list) + "\n").encode())
+
+
+class LocalWorkers:
+    """Self-play workers in subprocesses (spawned: a clean torch, one thread each)."""
+
+    def __init__(self, args: list[tuple[Any, ...]]) -> None:
+        import multiprocessing as mp
+
+        from zerosum.training.selfplay import serve
+
+        ctx = mp.get_context("spawn")
+        self.conns = []
+        self.procs = []
+        for a in args:
+            parent, child = ctx.Pipe()
+            p = ctx.Process(target=serve, args=(child, a), daemon=True)
+            p.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(p)
+        for c in self.conns:
+            self._answer(c)
+
+    def _answer(self, conn: Any) -> Any:
+        try:
+            kind, value = conn.recv()
+        except EOFError:
+            raise RuntimeError("a self-play worker died (see its error output above)") from None
+        if kind == "error":
+            raise RuntimeError(f"self-play worker failed: {value}")
+        return value
+
+    def submit(self, i: int, msg: tuple[Any, ...]) -> None:
+        """Send worker ``i`` a job."""
+        self.conns[i].send(msg)
+
+    def result(self, i: int) -> Games:
+        """Worker ``i``'s answer to its last job."""
+        out: Games = self._answer(self.conns[i])
+        return out
+
+    def close(self) -> None:
+        """Stop the workers."""
+        for c in self.conns:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                c.send(None)
+        for p in self.procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+
+
+class RayWorkers:
+    """Self-play workers as Ray actors (a local Ray instance unless one is running)."""
+
+    def __init__(self, args: list[tuple[Any, ...]]) -> None:
+        from zerosum.evaluation.backends import import_ray
+        from zerosum.training.selfplay import SelfPlayWorker
+
+        ray = import_ray()
+        if not ray.is_initialized():
+            ray.init(num_cpus=max(2, len(args) + 1), include_dashboard=False, log_to_driver=False)
+        actor = ray.remote(num_cpus=1)(SelfPlayWorker)
+        self.ray = ray
+        self.actors = [actor.remote(*a) for a in args]
+        self.pending: list[Any] = [None] * len(args)
+
+    def submit(self, i: int, msg: tuple[Any, ...]) -> None:
+        """Send actor ``i`` a job."""
+        a = self.actors[i]
+        self.pending[i] = a.play.remote(msg[1], msg[2]) if msg[0] == "play" else a.label.remote(*msg[1:])
+
+    def result(self, i: int) -> Games:
+        """Actor ``i``'s answer to its last job."""
+        out: Games = self.ray.get(self.pending[i])
+        return out
+
+    def close(self) -> None:
+        """Stop the actors."""
+        for a in self.actors:
+            self.ray.kill(a)
+
+
+def _concat(parts: list[Games]) -> Games:
+    return Games(np.concatenate([p.obs for p in parts]), np.concatenate([p.mask for p in parts]),
+                 np.concatenate([p.policy for p in parts]), np.concatenate([p.value for p in parts]),
+                 games=sum(p.games for p in parts), moves=sum(p.moves for p in parts),
+                 simulations=sum(p.simulations for p in parts), seconds=max(p.seconds for p in parts),
+                 outcomes=tuple(int(sum(p.outcomes[k] for p in parts)) for k in range(3)))  # type: ignore[arg-type]
+
+
+PROGRESS_FIELDS = ("iteration", "seconds", "games", "positions", "games_per_s", "sims_per_s", "policy_loss",
+                   "value_loss", "buffer", "learner_steps", "selfplay_seconds", "learn_seconds")
+"""The columns of progress.csv (one row per iteration)."""
+EVAL_FIELDS = ("iteration", "seconds", "opponent", "games", "wins", "draws", "losses", "score")
+"""The columns of eval.csv (one row per evaluation and opponent)."""
+
+
+def _append_csv(path: Path, fields: tuple[str, ...], row: dict[str, Any]) -> None:
+    new = not path.is_file()
+    with path.open("a", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
+        if new:
+            w.writeheader()
+        w.writerow(row)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _truncate_csv(path: Path, iteration: int) -> None:
+    """Drop rows past ``iteration`` (written by an iteration that a kill cut short)."""
+    if not path.is_file():
+        return
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+        fields = rows[0].keys() if rows else None
+    if fields is None:
+        return
+    keep = [r for r in rows if int(r["iteration"]) <= iteration]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(fields))
+    w.writeheader()
+    w.writerows(keep)
+    _atomic_bytes(path, buf.getvalue().encode())
+
+
+def plot_scores(out: Path) -> Path | None:
+    """``out/score.png``: each opponent's evaluation score against wall-clock minutes (None without
+    matplotlib or evaluations)."""
+    path = out / "eval.csv"
+    if not path.is_file():
+        return None
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for opp in dict.fromkeys(r["opponent"] for r in rows):
+        pts = [(float(r["seconds"]) / 60, float(r["score"])) for r in rows if r["opponent"] == opp]
+        ax.plot(*zip(*pts), marker="o", label=opp)
+    ax.set_xlabel("wall-clock minutes")
+    ax.set_ylabel("score of the network alone (sims=0)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    png = out / "score.png"
+    tmp = out / "score.tmp.png"
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, png)
+    return png
+
+
+def _tensorboard(out: Path | None, cfg: AlphaZeroConfig) -> Any:
+    import importlib.util
+
+    if out is None or not cfg.tensorboard or importlib.util.find_spec("tensorboard") is None:
+        return None
+    from torch.utils.tensorboard import SummaryWriter
+
+    return SummaryWriter(str(out / "tb"))
+
+
+
+__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LocalWorkers", "RayWorkers", "plot_scores"]

@@ -1,0 +1,284 @@
+"""Expert iteration's labels: zerosum's alpha-beta scores positions for a network to learn from.
+
+>>> from zerosum.games import make_game
+>>> from zerosum.training.labeller import Labeller
+>>> lab = Labeller(make_game("tictactoe"), depth=9)
+>>> label = lab.label(make_game("tictactoe").initial_state())
+>>> round(float(label.value), 3), round(float(label.policy.sum()), 3)  # a draw; a distribution
+(0.0, 1.0)
+
+One label per position (no torch, no network):
+
+* **value target**: the alpha-beta value at ``depth`` from the side of the player to move,
+  squashed to [-1, 1] as ``tanh(value / value_scale)``; a proven win is +1, a proven loss -1,
+  a finished draw 0.
+* **policy target**: a softmax over the searched values of the legal root moves at
+  ``temperature`` (in the heuristic's units; illegal moves get 0). A plain search's
+  ``root_values`` would not do: alpha-beta proves only that a non-best move is worse, not by
+  how much. So each move's child is searched at ``depth - 1`` (one table shared by all of
+  them): the likely best move first (a search of the root at ``depth - 2`` picks it) with the
+  full window, the others in a window that is exact down to ``MARGIN`` temperatures below
+  the best value so far; a move worse than that gets an upper bound, and a policy weight
+  under e^-8 of the best's either way. Proven wins and losses enter the softmax as
+  ``+-WIN_SCORE * value_scale``: every winning move shares the mass, a losing one gets none
+  unless every move loses.
+
+The searches are plain fixed-depth alpha-beta (table, move ordering, killers, PVS; no
+iterative deepening, no quiescence, no ordering by evaluation: at a fixed depth these only
+cost time here), so "depth 8" means every line is searched 8 plies, as minimax would.
+``bench/labeller.py`` measures the rate (Connect Four at depth 8: ~660,000 positions per
+core-hour on the busy 2-core machine, 16,000 nodes a label).
+
+:func:`generate` plays games to find positions worth labelling: a random opening of up to
+``opening_plies`` plies, then moves drawn from each position's own label (the policy target,
+with an ``epsilon`` chance of a uniformly random move), so play is strong but varied and
+every visited position is labelled once. :func:`save_dataset` / :func:`load_dataset` keep
+the labels in one compressed ``.npz``: ``obs`` int8 (the env's planes from the side to move),
+``mask`` int8, ``policy`` float32, ``value`` float32, and ``meta`` (a JSON string: game,
+variant, depth, temperature, value scale, positions).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zerosum.games import Game, make_game
+from zerosum.games.kit import State, ZerosumError
+from zerosum.search import WIN_BOUND, AlphaBeta
+from zerosum.search._flags import INF
+
+VALUE_SCALES: dict[str, float] = {"tictactoe": 4.0, "connect_four": 30.0, "pentago": 60.0}
+"""The heuristic value that maps to tanh(1) = 0.76 in the value target, per game (other games: 10).
+Measured: the median |value| of depth-8 Connect Four labels of self-generated positions
+is ~15 (``threats`` heuristic), depth-3 Pentago ~40 (``threats``)."""
+WIN_SCORE = 4.0
+"""A proven win's score in the policy softmax, in units of the value scale (a loss: minus it)."""
+MARGIN = 8.0
+"""Moves worse than the best by more than MARGIN temperatures (policy weight < e^-8 of the best's)
+are searched in a window that proves only that: their value is then an upper bound."""
+DATASET_FORMAT = "zerosum-labels"
+"""The ``format`` in a dataset's metadata."""
+
+
+class DatasetError(ZerosumError, ValueError):
+    """A labels file that is missing, unreadable, or for another game."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """One labelled position."""
+
+    policy: np.ndarray
+    """float32 [num_actions]: the policy target (0 on illegal moves, sums to 1)."""
+    value: float
+    """The value target in [-1, 1], from the side of the player to move."""
+    raw_value: float
+    """The alpha-beta value itself (heuristic units; +-WIN - ply for a proven result)."""
+    move_values: np.ndarray
+    """float64 [num_actions]: each legal move's searched value (NaN for illegal moves)."""
+    nodes: int
+    """Alpha-beta nodes spent on this label."""
+
+
+class Labeller:
+    """Labels positions of one game with alpha-beta at a fixed depth (keeps one table)."""
+
+    def __init__(self, game: Game, depth: int = 8, *, temperature: float | None = None,
+                 value_scale: float | None = None, heuristic: str | None = None, tt_size: int = 1 << 18) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 2:
+            raise ValueError(f"depth={depth!r}: a whole number of plies >= 2 is required (the root's moves "
+                             "are searched one ply shallower)")
+        self.game = game
+        self.depth = depth
+        self.value_scale = float(value_scale if value_scale is not None else VALUE_SCALES.get(game.name, 10.0))
+        self.temperature = float(temperature if temperature is not None else self.value_scale / 4.0)
+        for name in ("value_scale", "temperature"):
+            if not getattr(self, name) > 0 or not math.isfinite(getattr(self, name)):
+                raise ValueError(f"{name}={getattr(self, name)!r}: a positive number is required")
+        self.heuristic = heuristic
+        self.margin = MARGIN
+        self.pre = 2  # the depth of the ordering search: depth - pre
+        self.search = AlphaBeta(game, heuristic, tt_size=tt_size, quiescence=False, eval_order=False,
+                                  iterative=False)
+
+    def _score(self, v: float) -> float:
+        """A move value in the softmax's units: heuristic values clipped to +-WIN_SCORE scales."""
+        limit = WIN_SCORE * self.value_scale
+        if abs(v) >= WIN_BOUND:
+            return math.copysign(limit, v)
+        return max(-limit, min(limit, v))
+
+    def squash(self, v: float) -> float:
+        """A search value as a value target in [-1, 1] (proven results: +-1)."""
+        if abs(v) >= WIN_BOUND:
+            return math.copysign(1.0, v)
+        return math.tanh(v / self.value_scale)
+
+    def label(self, state: State) -> Label:
+        """The label of ``state`` (a position that is not over)."""
+        g = self.game
+        legal = g.legal_actions(state)
+        if legal.size == 0 or g.is_terminal(state):
+            raise ValueError("cannot label a finished game")
+        me = g.current_player(state)
+        values = np.full(g.num_actions, np.nan)
+        nodes = 0
+        order = legal.tolist()
+        if self.depth >= 4 and len(order) > 1:  # the likely best move first: the others then need only a bound
+            first = self.search.search(state, self.depth - self.pre)
+            nodes += first.stats.nodes
+            order.remove(first.action)
+            order.insert(0, first.action)
+        best = -math.inf
+        margin = self.margin * self.temperature
+        for a in order:
+            child = g.apply(state, a)
+            if g.is_terminal(child):
+                r = g.returns(child)[me]
+                v = 0.0 if r == 0 else math.copysign(WIN_BOUND + 10_000.0 - 1.0, r)
+            else:
+                same = g.current_player(child) == me
+                window = None
+                if math.isfinite(best) and abs(best) < WIN_BOUND:
+                    # only values above best - margin matter exactly: below it a bound will do
+                    lo = best - margin
+                    window = (lo, INF) if same else (-INF, -lo)
+                res = self.search.search(child, self.depth - 1, window=window)
+                nodes += res.stats.nodes
+                v = res.value if same else -res.value
+            values[a] = v
+            best = max(best, v)
+        best = float(np.nanmax(values))
+        scores = np.array([self._score(float(values[a])) for a in legal.tolist()])
+        z = np.exp((scores - scores.max()) / self.temperature)
+        policy = np.zeros(g.num_actions, np.float32)
+        policy[legal] = z / z.sum()
+        return Label(policy, self.squash(best), best, values, nodes)
+
+
+def _planes(game: Game, state: State) -> np.ndarray:
+    return np.asarray(game.observation(state, game.current_player(state)), dtype=np.int8)
+
+
+def generate(game: Game, positions: int, *, depth: int = 8, seed: int = 0, opening_plies: int = 4,
+             epsilon: float = 0.1, labeller: Labeller | None = None,
+             **options: Any) -> Iterator[tuple[np.ndarray, np.ndarray, Label]]:
+    """Yield ``positions`` labelled positions as (obs int8, mask int8, label), from games that open with
+    0..``opening_plies`` random plies and go on with moves drawn from each label's policy
+    (a random legal move with probability ``epsilon``). ``options`` go to :class:`Labeller`."""
+    if positions < 0:
+        raise ValueError(f"positions={positions!r}: a count >= 0 is required")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon={epsilon!r}: a probability in [0, 1] is required")
+    lab = labeller or Labeller(game, depth, **options)
+    rng = np.random.default_rng(seed)
+    made = 0
+    while made < positions:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(0, opening_plies + 1))):
+            if game.is_terminal(s):
+                break
+            s = game.apply(s, int(rng.choice(game.legal_actions(s))))
+        while not game.is_terminal(s) and made < positions:
+            label = lab.label(s)
+            yield _planes(game, s), np.asarray(game.legal_mask(s), np.int8), label
+            made += 1
+            if rng.random() < epsilon:
+                a = int(rng.choice(game.legal_actions(s)))
+            else:
+                p = label.policy.astype(np.float64)
+                a = int(rng.choice(game.num_actions, p=p / p.sum()))
+            s = game.apply(s, a)
+
+
+@dataclass
+class Dataset:
+    """Labelled positions as arrays (what :func:`save_dataset` writes)."""
+
+    obs: np.ndarray
+    """int8 [n, *observation_shape]: the env's planes from the side to move."""
+    mask: np.ndarray
+    """int8 [n, num_actions]: 1 for legal moves."""
+    policy: np.ndarray
+    """float32 [n, num_actions]: the policy targets."""
+    value: np.ndarray
+    """float32 [n]: the value targets in [-1, 1]."""
+    meta: dict[str, Any]
+    """The game, variant, depth, temperature and value scale the labels were made with."""
+
+    def __len__(self) -> int:
+        return int(self.value.shape[0])
+
+
+def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, **options: Any) -> Dataset:
+    """``positions`` labelled positions (see :func:`generate`) as a :class:`Dataset`."""
+    gen_keys = ("opening_plies", "epsilon")
+    gen = {k: options.pop(k) for k in gen_keys if k in options}
+    lab = Labeller(game, depth, **options)
+    obs, masks, pols, vals = [], [], [], []
+    for o, m, label in generate(game, positions, seed=seed, labeller=lab, **gen):
+        obs.append(o)
+        masks.append(m)
+        pols.append(label.policy)
+        vals.append(label.value)
+    shape = tuple(game.observation_shape)
+    meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant), "depth": depth,
+            "temperature": lab.temperature, "value_scale": lab.value_scale, "heuristic": lab.heuristic,
+            "seed": seed, "positions": len(vals), **gen}
+    return Dataset(np.asarray(obs, np.int8).reshape((-1, *shape)),
+                   np.asarray(masks, np.int8).reshape(-1, game.num_actions),
+                   np.asarray(pols, np.float32).reshape(-1, game.num_actions), np.asarray(vals, np.float32), meta)
+
+
+def save_dataset(path: str | Path, data: Dataset) -> Path:
+    """Write ``data`` to ``path`` (.npz, compressed) atomically; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez_compressed(fh, obs=data.obs, mask=data.mask, policy=data.policy, value=data.value,
+                                meta=np.array(json.dumps(data.meta, default=list)))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_dataset(path: str | Path, game: Game | None = None) -> Dataset:
+    """Read a labels file; DatasetError when it is missing, not one, or (with ``game``) for another game."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            data = Dataset(z["obs"], z["mask"], z["policy"], z["value"], meta)
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: no such labels file") from None
+    except (OSError, KeyError, ValueError) as exc:
+        raise DatasetError(f"{path}: not a zerosum labels file ({exc})") from None
+    if meta.get("format") != DATASET_FORMAT:
+        raise DatasetError(f"{path}: format {meta.get('format')!r}, expected {DATASET_FORMAT!r}")
+    if game is not None:
+        want = (game.name, dict(game.variant))
+        if (meta.get("game"), meta.get("variant")) != want or data.obs.shape[1:] != tuple(game.observation_shape):
+            raise DatasetError(f"{path}: labels for {meta.get('game')} {meta.get('variant')}, not {want[0]} {want[1]}")
+    return data
+
+
+def dataset_for(game_name: str, positions: int, **options: Any) -> Dataset:
+    """:func:`label_dataset` for a game given by name."""
+    return label_dataset(make_game(game_name), positions, **options)
+
+
+__all__ = ["DATASET_FORMAT", "VALUE_SCALES", "WIN_SCORE", "Dataset", "DatasetError", "Label", "Labeller",
+           "dataset_for", "generate", "label_dataset", "load_dataset", "save_dataset"]

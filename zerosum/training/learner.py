@@ -1,0 +1,178 @@
+"""AlphaZero's learner: the replay buffer, the training step, and the evaluation of the network alone."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from zerosum.games import Game
+from zerosum.training.azconfig import AlphaZeroConfig
+from zerosum.training.selfplay import Games
+
+class ReplayBuffer:
+    """The last ``capacity`` positions (a ring of arrays)."""
+
+    def __init__(self, capacity: int, obs_shape: tuple[int, ...], num_actions: int) -> None:
+        self.capacity = capacity
+        self.obs = np.zeros((capacity, *obs_shape), np.int8)
+        self.mask = np.zeros((capacity, num_actions), np.int8)
+        self.policy = np.zeros((capacity, num_actions), np.float32)
+        self.value = np.zeros(capacity, np.float32)
+        self.size = 0
+        self.next = 0
+
+    def add(self, g: Games) -> None:
+        """Append positions, overwriting the oldest."""
+        n = len(g)
+        if n >= self.capacity:
+            sl = slice(n - self.capacity, n)
+            self.obs[:], self.mask[:], self.policy[:], self.value[:] = g.obs[sl], g.mask[sl], g.policy[sl], g.value[sl]
+            self.size, self.next = self.capacity, 0
+            return
+        idx = (self.next + np.arange(n)) % self.capacity
+        self.obs[idx], self.mask[idx], self.policy[idx], self.value[idx] = g.obs, g.mask, g.policy, g.value
+        self.next = int((self.next + n) % self.capacity)
+        self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
+        """``n`` positions drawn uniformly (with replacement)."""
+        idx = rng.integers(0, self.size, n)
+        return self.obs[idx], self.mask[idx], self.policy[idx], self.value[idx]
+
+    def state(self) -> dict[str, Any]:
+        """The buffer as plain arrays (only the filled part)."""
+        return {"obs": self.obs[: self.size].copy(), "mask": self.mask[: self.size].copy(),
+                "policy": self.policy[: self.size].copy(), "value": self.value[: self.size].copy(),
+                "next": self.next, "size": self.size}
+
+    def restore(self, st: dict[str, Any]) -> None:
+        """Undo :meth:`state`."""
+        n = int(st["size"])
+        self.obs[:n], self.mask[:n], self.policy[:n], self.value[:n] = st["obs"], st["mask"], st["policy"], st["value"]
+        self.size, self.next = n, int(st["next"])
+
+
+class Learner:
+    """The network, its optimizer and one training step (policy cross-entropy + value MSE)."""
+
+    def __init__(self, game: Game, cfg: AlphaZeroConfig, net: Any) -> None:
+        import torch
+
+        self.game, self.cfg, self.net = game, cfg, net
+        self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        self.sym = None
+        if cfg.symmetry:
+            from zerosum.training.symmetry import board_symmetries
+
+            self.sym = board_symmetries(game)
+        self.steps = 0
+
+    def _augment(self, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray,
+                 policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each sample under a random symmetry: planes, mask and policy mapped alike."""
+        sym = self.sym
+        if sym is None or len(obs.shape) != 4:
+            return obs, mask, policy
+        ks = rng.integers(0, len(sym), obs.shape[0])
+        n, rows, cols, planes = obs.shape
+        cell_idx = sym.inverse_cells[ks]  # [n, rows*cols]
+        obs = np.take_along_axis(obs.reshape(n, rows * cols, planes), cell_idx[:, :, None], axis=1).reshape(obs.shape)
+        act_idx = sym.inverse_actions[ks]
+        return obs, np.take_along_axis(mask, act_idx, axis=1), np.take_along_axis(policy, act_idx, axis=1)
+
+    def train(self, buffer: ReplayBuffer, steps: int, rng: np.random.Generator) -> dict[str, float]:
+        """``steps`` minibatch steps; the mean policy and value losses."""
+        import torch
+
+        if buffer.size == 0 or steps == 0:
+            return {"policy_loss": float("nan"), "value_loss": float("nan")}
+        self.net.train()
+        pl = vl = 0.0
+        for _ in range(steps):
+            obs, mask, pol, val = buffer.sample(rng, self.cfg.batch_size)
+            obs, mask, pol = self._augment(rng, obs, mask, pol)
+            x = torch.from_numpy(obs.astype(np.float32))
+            logits, value = self.net(x)
+            legal = torch.from_numpy(mask.astype(bool))
+            logits = logits.masked_fill(~legal, -1e9)
+            target = torch.from_numpy(pol)
+            p_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            v_loss = torch.mean((value.reshape(-1) - torch.from_numpy(val)) ** 2)
+            loss = p_loss + self.cfg.value_weight * v_loss
+            self.opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            self.opt.step()
+            pl += p_loss.item()
+            vl += v_loss.item()
+            self.steps += 1
+        self.net.eval()
+        return {"policy_loss": pl / steps, "value_loss": vl / steps}
+
+
+def greedy_policy(net: Any, game: Game) -> Any:
+    """The network alone (``sims=0``) as a policy callable for :func:`zerosum.evaluate`: the
+    legal move with the highest logit."""
+    import torch
+
+    def act(observation: dict[str, np.ndarray]) -> int:
+        x = torch.from_numpy(np.asarray(observation["observation"], np.float32)[None])
+        with torch.no_grad():
+            logits, _ = net(x)
+        logits = logits[0].numpy().astype(np.float64)
+        mask = np.asarray(observation["action_mask"]) > 0
+        logits[~mask] = -np.inf
+        return int(np.argmax(logits))
+
+    return act
+
+
+def _wrap(policy: Any, game: Game) -> Any:
+    from zerosum.agents.policies import as_policy
+
+    _, agent = as_policy(policy, game, name="alphazero")
+    return agent
+
+
+def evaluate_network(net: Any, game: Game, cfg: AlphaZeroConfig, seed: int) -> dict[str, Any]:
+    """The network alone against the ladder (and, with ``eval_exhaustive``, every opponent reply)."""
+    from zerosum.evaluation.evaluate import evaluate
+
+    start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    policy = greedy_policy(net, game)
+    if cfg.eval_games:
+        report = evaluate(policy, game, opponents=list(cfg.eval_opponents), games=cfg.eval_games, seed=seed,
+                          opening_plies=cfg.eval_openings, name="alphazero")
+        for r in report.results:
+            t = r.total
+            rows.append({"opponent": r.opponent, "games": t.games, "wins": t.wins, "draws": t.draws,
+                         "losses": t.losses, "score": (t.wins + 0.5 * t.draws) / max(t.games, 1)})
+    summary: dict[str, Any] = {"rows": rows}
+    losses = sum(r["losses"] for r in rows)
+    games = sum(r["games"] for r in rows)
+    summary.update(losses=losses, games=games,
+                   score=float(np.mean([r["score"] for r in rows])) if rows else float("nan"))
+    if cfg.eval_exhaustive:
+        from zerosum.evaluation.exhaustive import worst_case
+
+        agent = _wrap(policy, game)
+        walks = [worst_case(agent, game, seat) for seat in (0, 1)]
+        summary["lines"] = sum(w.lines for w in walks)
+        summary["lines_lost"] = sum(w.losses for w in walks)
+    summary["seconds"] = time.perf_counter() - start
+    return summary
+
+
+def _better(new: dict[str, Any], old: dict[str, Any] | None) -> bool:
+    """Fewer lost lines (exhaustive), then a higher mean score; ties go to the newer."""
+    if old is None:
+        return True
+    key_new = (-new.get("lines_lost", 0), new["score"])
+    key_old = (-old.get("lines_lost", 0), old["score"])
+    return key_new >= key_old
+
+
+
+__all__ = ["Learner", "ReplayBuffer", "evaluate_network", "greedy_policy"]

@@ -1,0 +1,247 @@
+"""AlphaZero self-play: many games at once on the batched search, one lane per game.
+
+A :class:`SelfPlayWorker` holds a network (one torch thread) and a
+:class:`~zerosum.search.BatchedSearch` with ``lanes`` trees; :meth:`SelfPlayWorker.play`
+plays ``games`` games with the weights it is given and returns their positions as arrays
+(:class:`Games`): the observation planes from the mover's side, the mask, the search's
+policy target, and the final result from the mover's side as the value target.
+
+Per move, each lane's search runs ``sims`` simulations (PUCT or Gumbel as the config says;
+root noise in PUCT). With playout-cap randomisation (``full_search_prob`` < 1, KataGo) a
+move gets the full search with that probability and is recorded; the others get
+``cheap_sims`` simulations and are played but not recorded. The first
+``temperature_moves`` plies of a game are drawn in proportion to the root visits (PUCT) or
+from the improved policy (Gumbel); later plies take the search's own move.
+
+The worker runs in the process it is created in: :mod:`zerosum.training.alphazero` puts one
+in a subprocess (``backend="local"``) or in Ray actors (``backend="ray"``). Labelling
+positions with alpha-beta (:mod:`zerosum.training.labeller`) is the worker's other job.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from zerosum.games import Game, make_game
+
+
+@dataclass
+class Games:
+    """The recorded positions of some self-play games (or labelled positions) and what they cost."""
+
+    obs: np.ndarray
+    """int8 [n, *observation_shape]: planes from the side to move."""
+    mask: np.ndarray
+    """int8 [n, num_actions]."""
+    policy: np.ndarray
+    """float32 [n, num_actions]: the search's policy target."""
+    value: np.ndarray
+    """float32 [n]: the game's result from the side to move (+1, 0, -1), or a label's value."""
+    games: int = 0
+    """Games finished."""
+    moves: int = 0
+    """Moves played (recorded or not)."""
+    simulations: int = 0
+    """Search simulations run."""
+    seconds: float = 0.0
+    """Wall time the worker spent."""
+    outcomes: tuple[int, int, int] = (0, 0, 0)
+    """Games won by the first player, drawn, won by the second."""
+
+    def __len__(self) -> int:
+        return int(self.value.shape[0])
+
+
+def state_bytes(state_dict: dict[str, Any]) -> bytes:
+    """A network's weights as bytes (what crosses a pipe or goes to a Ray actor)."""
+    import torch
+
+    buf = io.BytesIO()
+    torch.save(state_dict, buf)
+    return buf.getvalue()
+
+
+class SelfPlayWorker:
+    """Plays self-play games (and labels positions) for one game with one network."""
+
+    def __init__(self, game_name: str, variant: dict[str, Any], net: dict[str, Any], search: dict[str, Any],
+                 seed: int = 0) -> None:
+        import torch
+
+        torch.set_num_threads(1)
+        from zerosum.nets import NetConfig, NetworkEvaluator, build_network
+
+        self.game: Game = make_game(game_name, **variant)
+        self.net = build_network(self.game, NetConfig.from_dict(dict(net)))
+        self.net.eval()
+        self.evaluator = NetworkEvaluator(self.net, device="cpu")
+        self.opts = dict(search)
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self._search: Any = None
+
+    def _batched(self) -> Any:
+        from zerosum.search import BatchedSearch, GuidedConfig
+
+        if self._search is None:
+            o = self.opts
+            cfg = GuidedConfig(rule=o["rule"], c_puct=o["c_puct"], dirichlet_alpha=o["dirichlet_alpha"],
+                               dirichlet_fraction=o["dirichlet_fraction"] if o["rule"] == "puct" else 0.0,
+                               temperature=0.0, gumbel_k=o["gumbel_k"], leaves=1)
+            self._search = BatchedSearch(self.game, lanes=o["lanes"], config=cfg, seed=self.seed)
+        return self._search
+
+    def load(self, weights: bytes) -> None:
+        """Take the learner's weights (``state_bytes`` of its state dict)."""
+        import torch
+
+        self.net.load_state_dict(torch.load(io.BytesIO(weights), weights_only=True))
+        self.net.eval()
+
+    def play(self, weights: bytes | None, games: int) -> Games:
+        """Play ``games`` self-play games with ``weights`` (None: the weights held) and return them."""
+        if weights is not None:
+            self.load(weights)
+        g, o, rng = self.game, self.opts, self.rng
+        bs = self._batched()
+        lanes = int(o["lanes"])
+        start = time.perf_counter()
+        obs: list[np.ndarray] = []
+        masks: list[np.ndarray] = []
+        pols: list[np.ndarray] = []
+        movers: list[int] = []
+        game_of: list[int] = []
+        results: list[float] = []  # per game: player 0's return
+        states: list[Any] = [None] * lanes
+        lane_game = [-1] * lanes
+        plies = [0] * lanes
+        started = 0
+        for lane in range(min(lanes, games)):
+            states[lane] = g.initial_state()
+            bs.set_root(lane, states[lane])
+            lane_game[lane] = started
+            results.append(0.0)
+            started += 1
+        sims_total = moves = 0
+        outcomes = [0, 0, 0]
+        while True:
+            active = [i for i in range(lanes) if lane_game[i] >= 0]
+            if not active:
+                break
+            full_prob = float(o["full_search_prob"])
+            full = [i for i in active if full_prob >= 1.0 or rng.random() < full_prob]
+            cheap = [i for i in active if i not in set(full)]
+            chosen: dict[int, int] = {}
+            for group, sims, record in ((full, int(o["sims"]), True), (cheap, int(o["cheap_sims"]), False)):
+                if not group:
+                    continue
+                res = bs.run(self.evaluator, sims=sims, lanes=np.asarray(group, dtype=np.int64))
+                sims_total += sims * len(group)
+                for row, lane in enumerate(group):  # the results' rows follow the lanes given
+                    s = states[lane]
+                    policy = np.asarray(res.policy[row], np.float64)
+                    if record:
+                        obs.append(np.asarray(g.observation(s, g.current_player(s)), np.int8))
+                        masks.append(np.asarray(g.legal_mask(s), np.int8))
+                        pols.append(policy.astype(np.float32))
+                        movers.append(g.current_player(s))
+                        game_of.append(lane_game[lane])
+                    if plies[lane] < int(o["temperature_moves"]):
+                        weights_ = np.asarray(res.visits[row], np.float64) if o["rule"] == "puct" else policy
+                        weights_ = weights_ * np.asarray(g.legal_mask(s), np.float64)
+                        if weights_.sum() <= 0:
+                            weights_ = np.asarray(g.legal_mask(s), np.float64)
+                        chosen[lane] = int(rng.choice(g.num_actions, p=weights_ / weights_.sum()))
+                    else:
+                        chosen[lane] = int(res.action[row])
+            for lane, a in chosen.items():
+                s = g.apply(states[lane], a)
+                moves += 1
+                plies[lane] += 1
+                if g.is_terminal(s):
+                    r0 = float(g.returns(s)[0])
+                    results[lane_game[lane]] = r0
+                    outcomes[0 if r0 > 0 else 2 if r0 < 0 else 1] += 1
+                    if started < games:
+                        states[lane] = g.initial_state()
+                        bs.set_root(lane, states[lane])
+                        lane_game[lane] = started
+                        results.append(0.0)
+                        plies[lane] = 0
+                        started += 1
+                    else:
+                        lane_game[lane] = -1
+                else:
+                    states[lane] = s
+                    bs.advance(lane, a)
+        res0 = np.asarray(results, np.float32)
+        mover = np.asarray(movers, np.int64)
+        z = res0[np.asarray(game_of, np.int64)] if game_of else np.zeros(0, np.float32)
+        z = np.where(mover == 0, z, -z).astype(np.float32)
+        shape = tuple(g.observation_shape)
+        return Games(np.asarray(obs, np.int8).reshape((-1, *shape)),
+                     np.asarray(masks, np.int8).reshape(-1, g.num_actions),
+                     np.asarray(pols, np.float32).reshape(-1, g.num_actions), z,
+                     games=games, moves=moves, simulations=sims_total, seconds=time.perf_counter() - start,
+                     outcomes=(outcomes[0], outcomes[1], outcomes[2]))
+
+    def label(self, positions: int, depth: int, seed: int) -> Games:
+        """``positions`` positions labelled by alpha-beta at ``depth`` (see the labeller)."""
+        from zerosum.training.labeller import label_dataset
+
+        start = time.perf_counter()
+        data = label_dataset(self.game, positions, depth=depth, seed=seed)
+        return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
+
+
+def _exit_with_parent() -> None:
+    """End this process when the learner that started it is gone (a SIGKILL leaves no one to
+    say stop, and a job in progress may run for minutes)."""
+    import os
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def serve(conn: Any, args: tuple[Any, ...]) -> None:
+    """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
+    ``("play", weights, games)`` and ``("label", positions, depth, seed)`` until ``None``
+    (or until the learner's process is gone)."""
+    _exit_with_parent()
+    try:
+        worker = SelfPlayWorker(*args)
+        conn.send(("ready", None))
+    except BaseException as exc:  # noqa: BLE001 - reported to the learner, which raises it
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        return
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        try:
+            if msg[0] == "play":
+                conn.send(("ok", worker.play(msg[1], msg[2])))
+            else:
+                conn.send(("ok", worker.label(msg[1], msg[2], msg[3])))
+        except BaseException as exc:  # noqa: BLE001
+            import traceback
+
+            conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+
+
+__all__ = ["Games", "SelfPlayWorker", "serve", "state_bytes"]
