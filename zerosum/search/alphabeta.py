@@ -233,8 +233,7 @@ class AlphaBeta:
         self._generation = int(self._table["gen"][0])
         self._epoch = self._generation + 1  # entries stored before this generation are not ours
         self.arrays: NegamaxArrays | None = self._table["arrays"]
-        """The compiled search's record (transposition table, killers, history, per-ply arrays), kept between searches;
-        None once released."""
+        """The compiled search's record (table, killers, history, per-ply arrays), kept; None once released."""
         self._window: tuple[float, float] | None = None
         if self.arrays is not None:  # a record left by a searcher that may have had another heuristic
             self.arrays.set_heuristic(self._heur)

@@ -21,7 +21,8 @@ docs/new-game.md walks through a complete game built with it.
 from zerosum.games.kit.errors import (
     GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
 )
-from zerosum.games.kit.game import Game, GameSpec, Layout, check_action
+from zerosum.games.kit.game import Game
+from zerosum.games.kit.spec import GameSpec, Layout, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
 from zerosum.games.kit.kernels import (
     APPLY, DRAW, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, ORDER, P0_WINS, P1_WINS, PLAYER, STATUS,
