@@ -137,7 +137,9 @@ class InlineBackend:
     """Plays the games one after another in this process (one worker)."""
 
     name = "inline"
+    """The backend's name, as warnings and errors show it."""
     in_memory = True
+    """Whether agents held in memory (objects, not specs) can be run: always, in this process."""
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Generator[tuple[GameTask, MatchResult], None, None]:
         """Yield each finished game."""
@@ -196,10 +198,13 @@ class ProcessBackend:
     """
 
     name = "process"
+    """The backend's name, as :func:`make_backend` takes it and warnings show it."""
     in_memory = "fork" in mp.get_all_start_methods()
+    """Whether agents held in memory can be run: where workers fork and so inherit the objects."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        """How many worker processes to start (fewer when there are fewer games)."""
 
     def run(self, payload: Payload, tasks: Iterable[GameTask]) -> Generator[tuple[GameTask, MatchResult], None, None]:
         """Yield each finished game as soon as its batch returns; the workers stop at the end."""
@@ -315,7 +320,9 @@ class RayBackend:
     """
 
     name = "ray"
-    in_memory = False  # the payload travels by pickle to the cluster's processes
+    """The backend's name, as :func:`make_backend` takes it and warnings show it."""
+    in_memory = False
+    """Never: the payload travels by pickle to the cluster's processes."""
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         self.workers, self.address = workers, address

@@ -46,7 +46,9 @@ class LocalWorkers:
 
         ctx = mp.get_context("spawn")
         self.conns = []
+        """Each worker's end of its pipe, by worker index: jobs go out and answers come back here."""
         self.procs = []
+        """The worker processes, by index (joined, or killed if they hang, by :meth:`close`)."""
         for a in args:
             parent, child = ctx.Pipe()
             p = ctx.Process(target=serve, args=(child, a), daemon=True)
@@ -98,8 +100,11 @@ class RayWorkers:
             ray.init(num_cpus=max(2, len(args) + 1), include_dashboard=False, log_to_driver=False)
         actor = ray.remote(num_cpus=1)(SelfPlayWorker)
         self.ray = ray
+        """The imported ray module (imported here, not when this module is)."""
         self.actors = [actor.remote(*a) for a in args]
+        """The :class:`~zerosum.training.selfplay.SelfPlayWorker` actors, one per argument tuple, by index."""
         self.pending: list[Any] = [None] * len(args)
+        """Each actor's object reference for its last job (None before the first), read by :meth:`result`."""
 
     def submit(self, i: int, msg: tuple[Any, ...]) -> None:
         """Send actor ``i`` a job."""

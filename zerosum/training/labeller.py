@@ -98,17 +98,26 @@ class Labeller:
             raise ValueError(f"depth={depth!r}: a whole number of plies >= 2 is required (the root's moves "
                              "are searched one ply shallower)")
         self.game = game
+        """The game whose positions are labelled."""
         self.depth = depth
+        """The search depth in plies of a label (the root's moves are each searched at ``depth - 1``)."""
         self.value_scale = float(value_scale if value_scale is not None else VALUE_SCALES.get(game.name, 10.0))
+        """The heuristic value that maps to tanh(1) in the value target (default: :data:`VALUE_SCALES`, else 10)."""
         self.temperature = float(temperature if temperature is not None else self.value_scale / 4.0)
+        """The policy softmax's temperature, in the heuristic's units (default: ``value_scale / 4``)."""
         for name in ("value_scale", "temperature"):
             if not getattr(self, name) > 0 or not math.isfinite(getattr(self, name)):
                 raise ValueError(f"{name}={getattr(self, name)!r}: a positive number is required")
         self.heuristic = heuristic
+        """The heuristic's name as given (None: the game's default)."""
         self.margin = MARGIN
-        self.pre = 2  # the depth of the ordering search: depth - pre
+        """How many temperatures below the best value a move's value is searched exactly (:data:`MARGIN`)."""
+        self.pre = 2
+        """How much shallower the search is that picks the move searched first: ``depth - pre``."""
         self.search = AlphaBeta(game, heuristic, tt_size=tt_size, quiescence=False, eval_order=False,
                                   iterative=False)
+        """The plain fixed-depth alpha-beta searcher (no quiescence, iterative deepening or evaluation
+        ordering) whose table every label shares."""
 
     def _score(self, v: float) -> float:
         """A move value in the softmax's units: heuristic values clipped to +-WIN_SCORE scales."""

@@ -16,12 +16,19 @@ class ReplayBuffer:
 
     def __init__(self, capacity: int, obs_shape: tuple[int, ...], num_actions: int) -> None:
         self.capacity = capacity
+        """How many positions the buffer holds at most; older ones are overwritten."""
         self.obs = np.zeros((capacity, *obs_shape), np.int8)
+        """The observation planes, ``[capacity, *obs_shape]`` int8."""
         self.mask = np.zeros((capacity, num_actions), np.int8)
+        """The legal-move masks, ``[capacity, num_actions]`` int8 (1 legal)."""
         self.policy = np.zeros((capacity, num_actions), np.float32)
+        """The search's visit distributions (the policy targets), ``[capacity, num_actions]``."""
         self.value = np.zeros(capacity, np.float32)
+        """The value targets (the result from the side to move, or a label's value), ``[capacity]``."""
         self.size = 0
+        """How many rows are filled (grows to ``capacity``); :meth:`sample` draws from these."""
         self.next = 0
+        """The row the next position goes to (the oldest once the ring is full)."""
 
     def add(self, g: Games) -> None:
         """Append positions, overwriting the oldest."""
@@ -62,12 +69,15 @@ class Learner:
 
         self.game, self.cfg, self.net = game, cfg, net
         self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        """The AdamW optimizer over the network's parameters (``lr`` and ``weight_decay`` from ``cfg``)."""
         self.sym = None
+        """The game's board symmetries when ``cfg.symmetry`` (each sample trained under a random one), else None."""
         if cfg.symmetry:
             from zerosum.training.symmetry import board_symmetries
 
             self.sym = board_symmetries(game)
         self.steps = 0
+        """Minibatch steps taken so far (restored from a checkpoint on resume)."""
 
     def _augment(self, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray,
                  policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -77,12 +77,18 @@ class SelfPlayWorker:
         from zerosum.nets import NetConfig, NetworkEvaluator, build_network
 
         self.game: Game = make_game(game_name, **variant)
+        """The game played, made from ``game_name`` and ``variant``."""
         self.net = build_network(self.game, NetConfig.from_dict(dict(net)))
+        """The network (built from the ``net`` config, in eval mode; :meth:`load` replaces its weights)."""
         self.net.eval()
         self.evaluator = NetworkEvaluator(self.net, device="cpu")
+        """The network as the search's evaluator, on the CPU."""
         self.opts = dict(search)
+        """The search options (``AlphaZeroConfig.search_options``: rule, sims, lanes, temperature moves, ...)."""
         self.rng = np.random.default_rng(seed)
+        """Draws the moves of the first ``temperature_moves`` plies, and which positions get the full search."""
         self.seed = seed
+        """The seed of :attr:`rng` and of the batched search."""
         self._search: Any = None
 
     def _batched(self) -> Any:
