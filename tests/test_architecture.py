@@ -16,7 +16,8 @@ ALLOWED = {
     "search": {"games"},
     "nets": {"games", "_lazybase"},
     "agents": {"games", "search", "nets", "values", "_lazybase"},
-    "envs": {"games", "search", "agents"},  # DESIGN 1: games, search; the vector env's opponents are agents
+    # DESIGN 1: games, search; the vector env's opponents are agents; its SB3 VecEnv base is lazy
+    "envs": {"games", "search", "agents", "_lazybase"},
     "evaluation": {"games", "search", "agents", "values"},
     "training": {"games", "envs", "agents", "evaluation", "nets", "search", "values", "_lazybase"},
     "testing": {"games", "search", "envs"},

@@ -12,19 +12,25 @@ first observation, ``dones[i]`` True, the final observation in
 sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
 ``np.stack(env_method("action_masks"))``: both are answered for all lanes in one call, so it
 uses this env as it is. Everything else (seats, opponents, illegal actions) is as in
-:mod:`zerosum.envs.vector`. This module imports stable-baselines3 (the ``train`` extra).
+:mod:`zerosum.envs.vector`. The env needs stable-baselines3 (the ``train`` extra), imported
+when the first one is made, not when this module is (:mod:`zerosum._lazybase`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
+from zerosum._lazybase import lazy_base
 from zerosum.envs.vector import Lanes, VectorEnvError, ZerosumVectorEnv
+
+if TYPE_CHECKING:
+    from stable_baselines3.common.vec_env import VecEnv
+else:
+    VecEnv = lazy_base("stable_baselines3.common.vec_env", "VecEnv")
 
 _WORDS = {1: "win", 2: "draw", 3: "loss", 4: "illegal"}
 
