@@ -91,7 +91,7 @@ def sample_rows(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     ``rng.choice(p.shape[1], p=row)`` would draw them row by row: one uniform number a row, in order."""
     cdf = p.cumsum(axis=1)
     cdf /= cdf[:, -1:]
-    u = rng.random(p.shape[0])
+    u = rng.random(int(p.shape[0]))
     out: np.ndarray = (cdf <= u[:, None]).sum(axis=1).astype(np.int64)
     return out
 

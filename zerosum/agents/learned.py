@@ -99,7 +99,8 @@ class PolicyAgent(Agent):
                 out = self.policy.q_net(t)
             else:
                 out = self.policy.get_distribution(t).distribution.logits
-        return out.numpy().astype(np.float64)
+        logits: np.ndarray = out.numpy().astype(np.float64)
+        return logits
 
     def scores(self, game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
         """The policy's logits (or Q-values) for the player to move, and the legal mask."""

@@ -13,8 +13,9 @@ sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
 ``np.stack(env_method("action_masks"))``: both are answered for all lanes in one call, so it
 uses this env as it is. ``set_opponent_weights`` moves the mixture's weights during training
 (:mod:`zerosum.training.vector_sources` does it from the infos). Everything else (seats,
-opponents, random openings, symmetries, illegal actions) is as in :mod:`zerosum.envs.vector`. The env needs stable-baselines3 (the ``train`` extra), imported
-when the first one is made, not when this module is (:mod:`zerosum._lazybase`).
+opponents, random openings, symmetries, illegal actions) is as in :mod:`zerosum.envs.vector`.
+The env needs stable-baselines3 (the ``train`` extra), imported when the first one is made,
+not when this module is (:mod:`zerosum._lazybase`).
 """
 
 from __future__ import annotations
