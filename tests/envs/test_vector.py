@@ -199,6 +199,14 @@ def test_random_openings_and_symmetries_are_drawn_per_episode():
     assert 0.4 < opened.mean() < 0.6 and len(set(env.lanes.sym.tolist())) == 8
     stones = obs[:, :27].reshape(400, 9, 3)[:, :, :2].sum(axis=(1, 2))
     assert (stones[opened] == 2).all() and (stones[~opened] == 0).all()  # seat 0: its own random ply, a reply
+    flat, planes = (make_vec("pentago_v0", 6, opponent="random", seed=4, random_opening=0.5, symmetry=True,
+                             obs_format=fmt) for fmt in ("flat", "dict"))
+    a, b = flat.reset()[0], planes.reset()[0]
+    for _ in range(6):  # the dict observation's planes are the flat row's, under the same symmetry
+        assert np.array_equal(a[:, :108], b["observation"].reshape(6, -1))
+        assert np.array_equal(a[:, 108:], b["action_mask"]) and (flat.lanes.sym == planes.lanes.sym).all()
+        actions = flat.action_masks().argmax(axis=1)
+        a, b = flat.step(actions)[0], planes.step(actions)[0]
     plain = make_vec("tictactoe_v0", 8, seed=0)
     plain.reset()
     assert (plain.lanes.opened == -1).all() and (plain.lanes.sym == 0).all()
