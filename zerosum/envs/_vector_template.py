@@ -149,24 +149,32 @@ def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I
     """Lane i's observation for its learner: planes and mask (all zeros unless ``live``), seen
     under board symmetry ``k`` where the env has symmetries."""
     masks[i, :] = 0
-    mapped = cfg[C_NSYM] > 1
+    mapped = cfg[C_NSYM] > 1  # each loop kept apart: the plain one as fast as without symmetries
     if live:
         n = legal(params, s, moves)
-        for j in range(n):
-            masks[i, sym_act[k, moves[j]] if mapped else moves[j]] = 1
+        if mapped:
+            for j in range(n):
+                masks[i, sym_act[k, moves[j]]] = 1
+        else:
+            for j in range(n):
+                masks[i, moves[j]] = 1
     buf[:] = 0
     observe(params, s, learner, buf)
     no = cfg[C_OBS]
-    if cfg[C_FLAT]:
+    if mapped:
         for j in range(no):
-            flat[i, j] = buf[sym_obs[k, j]] if mapped else buf[j]
-        for j in range(masks.shape[1]):
-            flat[i, no + j] = masks[i, j]
-    elif mapped:
+            if cfg[C_FLAT]:
+                flat[i, j] = buf[sym_obs[k, j]]
+            else:
+                planes[i, j] = buf[sym_obs[k, j]]
+    elif cfg[C_FLAT]:
         for j in range(no):
-            planes[i, j] = buf[sym_obs[k, j]]
+            flat[i, j] = buf[j]
     else:
         planes[i, :] = buf
+    if cfg[C_FLAT]:
+        for j in range(masks.shape[1]):
+            flat[i, no + j] = masks[i, j]
 
 
 @njit(inline="always")
@@ -297,19 +305,21 @@ def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Ar
                 rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
                 sym_act)
     restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
-                  buf, child, log, count, err, sym, opened, sym_obs, sym_act)
+                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
+                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))
 
 
-@njit(cache=True)  # not inlined: numba's inliner refused it once it took the symmetry arrays
+@njit(inline="always")  # at most 30 arguments: CPython passes more as *args, which numba cannot inline
 def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: I64Array,  # pragma: no cover
                   comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array,
-                  flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
-                  terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
-                  cfg: I64Array, fcfg: F64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
-                  count: I64Array, err: I64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array,
-                  sym_act: I64Array) -> None:
-    """Same-step mode: each lane that finished keeps its final observation and starts again."""
+                  flat: Any, planes: I8Array, finals: Any, rewards: F64Array, terminated: Any, outcome: I64Array,
+                  opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array, fcfg: F64Array,
+                  moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array,
+                  symmetry: Any) -> None:
+    """Same-step mode: each lane that finished keeps its final observation and starts again
+    (``finals``: final_flat, final_planes; ``symmetry``: sym, opened, sym_obs, sym_act)."""
+    final_flat, final_planes = finals
+    sym, opened, sym_obs, sym_act = symmetry
     no = cfg[C_OBS]
     for i in range(states.shape[0]):
         if not restart[i]:
@@ -385,5 +395,5 @@ def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64A
                 rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
                 sym_act)
     restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
-                  buf, child, log, count, err, sym, opened, sym_obs, sym_act)
+                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
+                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))
