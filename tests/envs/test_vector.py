@@ -33,33 +33,63 @@ class Replay(Agent):
         return self.queue.popleft()
 
 
-class Lane:
-    """One lane replayed through SingleAgentEnv and the PettingZoo AEC env."""
+class Script:
+    """The single-agent env's generator, scripted: the vector lane's opening ply (-1: none) and symmetry."""
 
-    def __init__(self, name: str, variant: dict, seat: int, moves: list[int]) -> None:
+    def __init__(self, opening: int, sym: int) -> None:
+        self.opening, self.sym = opening, sym
+
+    def random(self) -> float:
+        return 0.0 if self.opening >= 0 else 1.0  # below random_opening=1.0 exactly when the lane opened
+
+    def choice(self, legal: np.ndarray) -> int:
+        assert self.opening in legal
+        return self.opening
+
+    def integers(self, n: int) -> int:
+        assert 0 <= self.sym < n
+        return self.sym
+
+
+class Lane:
+    """One lane replayed through SingleAgentEnv and the PettingZoo AEC env (the AEC env only
+    without symmetries: it shows the real board)."""
+
+    def __init__(self, name: str, variant: dict, seat: int, moves: list[int], opening: int = -1,
+                 sym: int | None = None) -> None:
         self.seat = seat
         self.opp = Replay()
         self.opp.queue.extend(moves)
-        self.single = SingleAgentEnv(name, opponent=self.opp, seat=seat, variant=variant or None)
-        self.obs, _ = self.single.reset(seed=0)
+        scripted = opening >= 0 or sym is not None
+        self.single = SingleAgentEnv(name, opponent=self.opp, seat=seat, variant=variant or None,
+                                     random_opening=1.0 if scripted else 0.0, symmetry=sym is not None)
+        if scripted:
+            self.single.np_random = Script(opening, sym or 0)  # type: ignore[assignment]
+            self.obs, _ = self.single.reset()
+        else:
+            self.obs, _ = self.single.reset(seed=0)
         assert not self.opp.queue
-        self.aec = make(name, **variant)
-        self.aec.reset()
-        for a in moves:
-            self.aec.step(a)
+        self.aec = make(name, **variant) if sym is None else None
+        if self.aec is not None:
+            self.aec.reset()
+            for a in [opening] * (opening >= 0) + moves:
+                self.aec.step(a)
         self.agent = f"player_{seat}"
 
     def step(self, action: int, moves: list[int]) -> tuple[np.ndarray, float, bool]:
         self.opp.queue.extend(moves)
         obs, reward, terminated, _, _ = self.single.step(action)
         assert not self.opp.queue
-        self.aec.step(action)
-        for a in moves:
-            self.aec.step(a)
+        if self.aec is not None:
+            self.aec.step(action)
+            for a in moves:
+                self.aec.step(a)
         self.obs = obs
         return obs, reward, terminated
 
     def check_aec(self, obs: np.ndarray, done: bool) -> None:
+        if self.aec is None:
+            return
         seen = self.aec.observe(self.agent)
         n = seen["observation"].size
         assert np.array_equal(obs[:n], seen["observation"].reshape(-1))
@@ -80,13 +110,19 @@ def split(log: list[int]) -> tuple[list[int], list[list[int]]]:
 
 
 def run_equality(name: str, variant: dict, opponent: object, mode: str, steps: int, lanes: int = 6,
-                 seed: int = 0) -> int:
-    env = make_vec(name, lanes, opponent=opponent, seed=seed, autoreset_mode=mode, **variant)
+                 seed: int = 0, random_opening: float = 0.0, symmetry: bool = False) -> int:
+    env = make_vec(name, lanes, opponent=opponent, seed=seed, autoreset_mode=mode, random_opening=random_opening,
+                   symmetry=symmetry, **variant)
     obs, info = env.reset()
+
+    def lane(i: int, seat: int, moves: list[int]) -> Lane:  # lane i's new episode, replayed
+        sym = int(env.lanes.sym[i]) if symmetry else None
+        return Lane(name, variant, seat, moves, int(env.lanes.opened[i]), sym)
+
     replay: list[Lane] = []
     for i, log in enumerate(env.opponent_moves()):
         _, new = split(log)
-        replay.append(Lane(name, variant, int(info["seat"][i]), new[0]))
+        replay.append(lane(i, int(info["seat"][i]), new[0]))
         assert np.array_equal(obs[i], replay[i].obs)
         replay[i].check_aec(obs[i], False)
     rng = np.random.default_rng(seed)
@@ -101,7 +137,7 @@ def run_equality(name: str, variant: dict, opponent: object, mode: str, steps: i
             old, new = split(log)
             if done[i]:  # next_step: this step restarted the lane
                 assert not old and len(new) == 1 and rewards[i] == 0 and not terminated[i]
-                replay[i] = Lane(name, variant, int(info["seat"][i]), new[0])
+                replay[i] = lane(i, int(info["seat"][i]), new[0])
                 assert np.array_equal(obs[i], replay[i].obs)
                 replay[i].check_aec(obs[i], False)
                 continue
@@ -112,7 +148,7 @@ def run_equality(name: str, variant: dict, opponent: object, mode: str, steps: i
                 replay[i].check_aec(o, True)
                 assert info["outcome"][i] == r and info["_outcome"][i]
                 assert len(new) == 1
-                replay[i] = Lane(name, variant, int(info["seat"][i]), new[0])
+                replay[i] = lane(i, int(info["seat"][i]), new[0])
                 assert np.array_equal(obs[i], replay[i].obs)
             else:
                 assert not new
@@ -142,6 +178,61 @@ def test_lanes_equal_against_seeded_alphabeta_same_step(name, variant):
 def test_lanes_equal_with_a_python_opponent(name):
     finished = run_equality(name, {}, ["random", "mcts(sims=20)"], "same_step", 30, lanes=4, seed=5)
     assert finished > 0
+
+
+@pytest.mark.parametrize("name", ["tictactoe_v0", "connect_four_v0", "pentago_v0"])
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_lanes_equal_with_random_openings_and_symmetries(name, mode):
+    """Each lane's opening ply and symmetry, scripted into SingleAgentEnv's generator: the same
+    observations (mapped boards and masks), rewards and ends, the learner's actions mapped back."""
+    finished = run_equality(name, {}, ["random", "alphabeta(depth=1)"], mode, 30, lanes=6, seed=2,
+                            random_opening=0.5, symmetry=True)
+    if name != "pentago_v0":
+        assert finished > 0
+
+
+def test_random_openings_and_symmetries_are_drawn_per_episode():
+    env = make_vec("tictactoe_v0", 400, opponent="random", learner_seat=0, seed=0, random_opening=0.5,
+                   symmetry=True)
+    obs, _ = env.reset()
+    opened = env.lanes.opened >= 0
+    assert 0.4 < opened.mean() < 0.6 and len(set(env.lanes.sym.tolist())) == 8
+    stones = obs[:, :27].reshape(400, 9, 3)[:, :, :2].sum(axis=(1, 2))
+    assert (stones[opened] == 2).all() and (stones[~opened] == 0).all()  # seat 0: its own random ply, a reply
+    flat, planes = (make_vec("pentago_v0", 6, opponent="random", seed=4, random_opening=0.5, symmetry=True,
+                             obs_format=fmt) for fmt in ("flat", "dict"))
+    a, b = flat.reset()[0], planes.reset()[0]
+    for _ in range(6):  # the dict observation's planes are the flat row's, under the same symmetry
+        assert np.array_equal(a[:, :108], b["observation"].reshape(6, -1))
+        assert np.array_equal(a[:, 108:], b["action_mask"]) and (flat.lanes.sym == planes.lanes.sym).all()
+        actions = flat.action_masks().argmax(axis=1)
+        a, b = flat.step(actions)[0], planes.step(actions)[0]
+    plain = make_vec("tictactoe_v0", 8, seed=0)
+    plain.reset()
+    assert (plain.lanes.opened == -1).all() and (plain.lanes.sym == 0).all()
+    with pytest.raises(VectorEnvError, match="random_opening=1.5 is not allowed: a probability"):
+        make_vec("tictactoe_v0", 2, random_opening=1.5)
+    with pytest.raises(VectorEnvError, match="no board symmetries are known for nim"):
+        make_vec("nim_v0", 2, symmetry=True)
+
+
+def test_opponent_weights_move_and_infos_name_the_opponent():
+    env = make_vec("tictactoe_v0", 64, opponent=["random", "alphabeta(depth=1)"], seed=0,
+                   autoreset_mode="same_step")
+    _, info = env.reset()
+    assert env.opponent_names == ["random", "alphabeta(depth=1)"]
+    assert set(info["opponent"].tolist()) == {0, 1}
+    env.set_opponent_weights([0.0, 1.0])
+    seen = set()
+    for _ in range(12):
+        _, _, term, _, info = env.step(np.argmax(env.action_masks(), axis=1))
+        if term.any():
+            fin = info["final_info"]
+            assert (fin["opponent"][term] == env.lanes.episode_comp[term]).all()
+            seen |= set(info["opponent"][term].tolist())
+    assert seen == {1}  # every episode begun after the change plays the second opponent
+    with pytest.raises(VectorEnvError, match=r"2 non-negative numbers \(one per opponent: random, alphabeta"):
+        env.set_opponent_weights([1.0])
 
 
 @pytest.mark.parametrize(("game_name", "depth"), [("tictactoe", 3), ("connect_four", 4), ("pentago", 2),

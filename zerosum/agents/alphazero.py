@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.agents.base import Agent, Rng
-from zerosum.games.kit import Action, Game, GameOverError, State
+from zerosum.agents.base import Agent, Rng, batch_states, sample_rows
+from zerosum.games.kit import ONGOING, Action, Game, GameOverError, State
 from zerosum.nets.checkpoint import check_network_game, checkpoint_path, load_network
 from zerosum.nets.errors import CheckpointError
 from zerosum.search.result import SearchResult, SearchStats
@@ -137,6 +137,34 @@ class AlphaZeroAgent(Agent):
         stats = SearchStats(nodes=1, leaves=1, time=time.perf_counter() - start)
         self.last_stats = SearchResult(float(values[0]), action, (action,), stats, algorithm="alphazero(policy)")
         return action
+
+    def act_batch(self, game: Game, states: np.ndarray) -> np.ndarray:
+        """Moves for many states (one a row). With ``sims=0``, every row from ONE network call:
+        the moves :meth:`act` chooses row by row (with a temperature, one uniform number drawn a
+        row, in order; ``last_stats`` is then None). With ``sims>0``, :meth:`act` row by row."""
+        if self.sims > 0:
+            return super().act_batch(game, states)
+        if id(game) not in self._checked:
+            self.prepare(game)
+        from zerosum.games.kit.batched import batched
+
+        s = batch_states(game, states)
+        if s.shape[0] == 0:
+            return np.empty(0, np.int64)
+        rules = batched(game)
+        over = rules.status(s) != ONGOING
+        if over.any():
+            raise GameOverError(f"alphazero was asked to move in a finished game (row {int(np.flatnonzero(over)[0])})")
+        masks = rules.masks(s)
+        logits, _ = self.evaluator(rules.observe(s, rules.players(s)), masks)
+        scores = logits.astype(np.float64)
+        scores[masks == 0] = -np.inf
+        self.last_stats = None
+        if self.temperature == 0.0:
+            out: np.ndarray = np.argmax(scores, axis=1).astype(np.int64)
+            return out
+        p = np.exp((scores - scores.max(axis=1, keepdims=True)) / self.temperature)
+        return sample_rows(p / p.sum(axis=1, keepdims=True), self.rng)
 
     # ---- sims>0: the batched search, one lane --------------------------------------------
     def _tree(self, game: Game) -> Any:

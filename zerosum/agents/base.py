@@ -62,6 +62,39 @@ class Agent(abc.ABC):
     def act(self, game: Game, state: State) -> Action:
         """The action to play in ``state`` (the game must not be over)."""
 
+    def act_batch(self, game: Game, states: np.ndarray) -> np.ndarray:
+        """The actions to play in many positions at once: ``states`` is an int64 array, one
+        state a row (none of them finished); the answer is int64, one action a row.
+
+        The vector envs (:func:`zerosum.envs.make_vec`) ask a Python opponent for all the lanes
+        waiting on it with one call per step. This default calls :meth:`act` row by row, in
+        order; an agent with a network overrides it to evaluate every row in one forward pass
+        (:class:`~zerosum.agents.learned.PolicyAgent`, ``alphazero`` with ``sims=0``), choosing
+        the moves ``act`` would choose row by row (and, when it samples, drawing from its
+        generator as ``act`` would, in row order).
+        """
+        return np.array([self.act(game, s) for s in batch_states(game, states)], dtype=np.int64)
+
+
+def batch_states(game: Game, states: np.ndarray) -> np.ndarray:
+    """``states`` as a C-contiguous int64 array of shape ``(n, state_size)``, or a ValueError
+    saying what :meth:`Agent.act_batch` takes."""
+    s = np.asarray(states)
+    if s.ndim != 2 or s.shape[1] != game.state_size or s.dtype.kind not in "iu":
+        raise ValueError(f"act_batch takes an int array of shape (n, {game.state_size}), one state a row; "
+                         f"got {s.dtype} {s.shape}")
+    return np.ascontiguousarray(s, dtype=np.int64)
+
+
+def sample_rows(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One index per row of the probabilities ``p`` (rows summing to 1), drawn as
+    ``rng.choice(p.shape[1], p=row)`` would draw them row by row: one uniform number a row, in order."""
+    cdf = p.cumsum(axis=1)
+    cdf /= cdf[:, -1:]
+    u = rng.random(int(p.shape[0]))
+    out: np.ndarray = (cdf <= u[:, None]).sum(axis=1).astype(np.int64)
+    return out
+
 
 class WrapperAgent(Agent):
     """An agent that plays through another, ``inner`` (an agent or a spec), sharing its

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.agents.base import Agent, Rng
+from zerosum.agents.base import Agent, Rng, batch_states, sample_rows
 from zerosum.agents.checkpoints import (
     ALGOS, FORMAT, FORMAT_VERSION, Q_ALGOS, TRAIN_EXTRA, CheckpointError, MissingExtraError, algo_class,
     check_compatible, checkpoint_paths, jsonable_variant, load_checkpoint, read_metadata, require_train_extra,
@@ -85,37 +85,79 @@ class PolicyAgent(Agent):
         clone.seed(rng)
         return clone
 
-    def scores(self, game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
-        """The policy's logits (or Q-values) for the player to move, and the legal mask."""
+    def _forward(self, x: Any) -> np.ndarray:
+        """The network's logits (or Q-values), float64 ``(n, num_actions)``, for a batch of policy inputs."""
         import torch
 
-        player = game.current_player(state)
-        mask = game.legal_mask(state)
-        x = policy_input(game.observation(state, player), mask, self.obs_format)
         t: dict[str, torch.Tensor] | torch.Tensor
         with torch.no_grad():
             if self.obs_format == "dict":
-                t = {k: torch.as_tensor(v[None]) for k, v in x.items()}
+                t = {k: torch.as_tensor(v) for k, v in x.items()}
             else:
-                t = torch.as_tensor(x[None])
+                t = torch.as_tensor(x)
             if self.algo in Q_ALGOS:
                 out = self.policy.q_net(t)
             else:
                 out = self.policy.get_distribution(t).distribution.logits
-        return out[0].numpy().astype(np.float64), mask
+        logits: np.ndarray = out.numpy().astype(np.float64)
+        return logits
+
+    def scores(self, game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
+        """The policy's logits (or Q-values) for the player to move, and the legal mask."""
+        player = game.current_player(state)
+        mask = game.legal_mask(state)
+        x = policy_input(game.observation(state, player), mask, self.obs_format)
+        batch = {k: v[None] for k, v in x.items()} if self.obs_format == "dict" else x[None]
+        return self._forward(batch)[0], mask
+
+    def scores_batch(self, game: Game, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`scores` for many states (one a row) in one forward pass: logits float64
+        ``(n, num_actions)`` and the legal masks int8 ``(n, num_actions)``. The inputs are built
+        by the game's batched kernels (:mod:`zerosum.games.kit.batched`)."""
+        from zerosum.games.kit.batched import batched
+
+        s = batch_states(game, states)
+        rules = batched(game)
+        masks = rules.masks(s)
+        planes = rules.observe(s, rules.players(s))
+        if self.obs_format == "dict":
+            x: Any = {"observation": planes, "action_mask": masks}
+        else:
+            n = planes[0].size if len(planes) else int(np.prod(game.observation_shape))
+            x = np.empty((s.shape[0], n + game.num_actions), np.float32)
+            x[:, :n] = planes.reshape(s.shape[0], n)
+            x[:, n:] = masks
+        return self._forward(x), masks
+
+    def _choose(self, logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row of ``logits`` (masked, greedy or sampled as the agent is set)."""
+        if self.masked:
+            empty = ~masks.any(axis=1)
+            if empty.any():
+                raise ValueError(f"no legal action in row {int(np.flatnonzero(empty)[0])}: the game is over")
+            logits[masks == 0] = -np.inf
+        if self.deterministic or self.algo in Q_ALGOS:
+            out: np.ndarray = np.argmax(logits, axis=1).astype(np.int64)
+            return out
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        return sample_rows(p, self.rng)
 
     def act(self, game: Game, state: State) -> Action:
         """The policy's action for the observation of ``state`` (masked to the legal actions when ``masked``)."""
         logits, mask = self.scores(game, state)
-        if self.masked:
-            if not mask.any():
-                raise ValueError("no legal action: the game is over")
-            logits[mask == 0] = -np.inf
-        if self.deterministic or self.algo in Q_ALGOS:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        p /= p.sum()
-        return int(self.rng.choice(len(p), p=p))
+        try:
+            return int(self._choose(logits[None], mask[None])[0])
+        except ValueError:
+            raise ValueError("no legal action: the game is over") from None
+
+    def act_batch(self, game: Game, states: np.ndarray) -> np.ndarray:
+        """The policy's actions for many states (one a row) from ONE forward pass: the moves
+        :meth:`act` chooses row by row (sampling, it draws one uniform number a row, in order)."""
+        if len(states) == 0:
+            return np.empty(0, np.int64)
+        logits, masks = self.scores_batch(game, states)
+        return self._choose(logits, masks)
 
 
 class LearnedAgent(PolicyAgent):
@@ -149,6 +191,12 @@ class LearnedAgent(PolicyAgent):
         if id(game) not in self._checked:
             self.prepare(game)
         return super().act(game, state)
+
+    def act_batch(self, game: Game, states: np.ndarray) -> np.ndarray:
+        """The checkpoint policy's moves from many states, one forward pass (see :meth:`PolicyAgent.act_batch`)."""
+        if id(game) not in self._checked:
+            self.prepare(game)
+        return super().act_batch(game, states)
 
 
 def learned_agent(path: str | None = None, deterministic: bool = True, masked: bool = True,

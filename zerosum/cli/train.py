@@ -106,7 +106,8 @@ def parser() -> argparse.ArgumentParser:
                    help="weights of a mixture of opponents given to --opponent")
     p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")
     p.add_argument("--vec", choices=("dummy", "subproc", "zerosum"),
-                   help="in-process (default), subprocess envs, or zerosum: one compiled vector env")
+                   help="dummy: in-process single-agent envs; subproc: one process each; zerosum: one compiled "
+                        "vector env (default: the recipe's, else dummy)")
     p.add_argument("--seat", type=_seat, help="0, 1, alternate (default) or random")
     p.add_argument("--obs-format", choices=OBS_FORMATS, help="flat (default) or dict")
     p.add_argument("--illegal-penalty", type=float, help="reward of an illegal action without masks (default -1)")

@@ -14,7 +14,9 @@ A lane is one game. Its arrays (rows of the driver's numpy arrays, shared with i
 episode (a row of the opponent table), ``done`` finished and not restarted, ``pending``
 waiting for a Python opponent's move (the driver asks the agent for all such lanes in one
 call and hands the moves to :func:`vec_resume`), ``restart`` finished this step in
-same-step mode (restarted at the end of the call). Opponent table rows (``opp``):
+same-step mode (restarted at the end of the call), ``sym`` the board symmetry the learner
+sees this episode under (a row of ``sym_obs``/``sym_act``/``sym_inv``, 0 where the env has
+none), ``opened`` the random opening ply of this episode (-1: none). Opponent table rows (``opp``):
 ``[kind, record, depth, iterative, aspiration, tie_break, follow_tt, tt_slots]``; ``eps``
 the chance of a random move instead; ``cum`` the cumulative weights of the mixture.
 """
@@ -45,9 +47,12 @@ N_OPP = 8
 # tie_break values
 NO_TIES, DRAW_NOISE, GIVEN_NOISE = 0, 1, 2
 # cfg slots: the seat rule (0 or 1 fixed, SEAT_RANDOM, SEAT_ALTERNATE), autoreset mode, raw (1: an
-# illegal action is an error), observation size, whether observations are flat float32 rows
-C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT = range(5)
-N_VCFG = 5
+# illegal action is an error), observation size, whether observations are flat float32 rows, the
+# number of board symmetries drawn from per episode (1: none)
+C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT, C_NSYM = range(6)
+N_VCFG = 6
+# fcfg slots: the illegal action's penalty, the chance of a random opening ply
+F_PENALTY, F_OPENING = range(2)
 SEAT_RANDOM, SEAT_ALTERNATE = 2, 3
 NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
 # err slots: code, lane, value
@@ -139,29 +144,46 @@ def log_move(log: I64Array, count: I64Array, i: int, a: int) -> None:  # pragma:
 
 @njit(inline="always")
 def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I64Array,  # pragma: no cover
-              masks: I8Array, flat: Any, planes: I8Array, buf: I8Array, moves: I64Array) -> None:
-    """Lane i's observation for its learner: planes and mask (all zeros unless ``live``)."""
+              masks: I8Array, flat: Any, planes: I8Array, buf: I8Array, moves: I64Array, k: int, sym_obs: I64Array,
+              sym_act: I64Array) -> None:
+    """Lane i's observation for its learner: planes and mask (all zeros unless ``live``), seen
+    under board symmetry ``k`` where the env has symmetries."""
     masks[i, :] = 0
+    mapped = cfg[C_NSYM] > 1  # each loop kept apart: the plain one as fast as without symmetries
     if live:
         n = legal(params, s, moves)
-        for j in range(n):
-            masks[i, moves[j]] = 1
+        if mapped:
+            for j in range(n):
+                masks[i, sym_act[k, moves[j]]] = 1
+        else:
+            for j in range(n):
+                masks[i, moves[j]] = 1
     buf[:] = 0
     observe(params, s, learner, buf)
-    if cfg[C_FLAT]:
-        no = cfg[C_OBS]
+    no = cfg[C_OBS]
+    if mapped:
+        for j in range(no):
+            if cfg[C_FLAT]:
+                flat[i, j] = buf[sym_obs[k, j]]
+            else:
+                planes[i, j] = buf[sym_obs[k, j]]
+    elif cfg[C_FLAT]:
         for j in range(no):
             flat[i, j] = buf[j]
-        for j in range(masks.shape[1]):
-            flat[i, no + j] = masks[i, j]
     else:
         planes[i, :] = buf
+    if cfg[C_FLAT]:
+        for j in range(masks.shape[1]):
+            flat[i, no + j] = masks[i, j]
 
 
 @njit(inline="always")
-def start_episode(initial: I64Array, i: int, states: I64Array, learner: I64Array, comp: I64Array,  # pragma: no cover
-                  done: Any, opening: Any, cfg: I64Array, cum: F64Array, log: I64Array, count: I64Array) -> None:
-    """Lane i starts a game: the start position, this episode's seat and opponent."""
+def start_episode(params: Params, initial: I64Array, i: int, states: I64Array, learner: I64Array,  # pragma: no cover
+                  comp: I64Array, done: Any, opening: Any, cfg: I64Array, fcfg: F64Array, cum: F64Array,
+                  log: I64Array, count: I64Array, sym: I64Array, opened: I64Array, moves: I64Array,
+                  child: I64Array) -> None:
+    """Lane i starts a game: the start position (after one random ply with chance
+    ``fcfg[F_OPENING]``), this episode's seat, opponent and board symmetry."""
     states[i, :] = initial
     seat = cfg[C_SEAT]
     if seat == SEAT_RANDOM:
@@ -179,6 +201,13 @@ def start_episode(initial: I64Array, i: int, states: I64Array, learner: I64Array
     done[i] = False
     opening[i] = True
     log_move(log, count, i, NEW_EPISODE)
+    opened[i] = -1
+    if fcfg[F_OPENING] > 0.0 and np.random.random() < fcfg[F_OPENING]:
+        a = random_move(params, states[i], moves)
+        apply(params, states[i], a, child)
+        states[i, :] = child
+        opened[i] = a
+    sym[i] = np.random.randint(cfg[C_NSYM]) if cfg[C_NSYM] > 1 else 0
 
 
 @njit(inline="always")
@@ -186,7 +215,7 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
             pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array, flat: Any, planes: I8Array,
             rewards: F64Array, terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, records: Any,
             cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
-            err: I64Array) -> None:
+            err: I64Array, sym: I64Array, sym_obs: I64Array, sym_act: I64Array) -> None:
     """Lane i after a move: the opponent replies until the learner is to move (its observation
     is written), a Python opponent must answer (pending), or the game is over (finished; an
     error where the learner has not moved yet in this episode)."""
@@ -196,7 +225,7 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
         if st != ONGOING and opening[i]:
             err[0], err[1], err[2] = ERR_NO_MOVE, i, learner[i]
             done[i] = True
-            write_obs(params, i, s, learner[i], False, cfg, masks, flat, planes, buf, moves)
+            write_obs(params, i, s, learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
             return
         if st != ONGOING:
             me = learner[i]
@@ -206,13 +235,13 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
             terminated[i] = True
             ended[i] = True
             done[i] = True
-            write_obs(params, i, s, me, False, cfg, masks, flat, planes, buf, moves)
+            write_obs(params, i, s, me, False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
             if cfg[C_AUTORESET] == SAME_STEP:
                 restart[i] = True
             return
         if player(params, s) == learner[i]:
             opening[i] = False
-            write_obs(params, i, s, learner[i], True, cfg, masks, flat, planes, buf, moves)
+            write_obs(params, i, s, learner[i], True, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
             return
         a = opponent_move(params, s, comp[i], opp, eps, records, moves)
         if a < 0:
@@ -228,8 +257,9 @@ def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Ar
              learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
              masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
              terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
-             cfg: I64Array, penalty: float, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
-             count: I64Array, err: I64Array, seed: int) -> None:
+             cfg: I64Array, fcfg: F64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
+             count: I64Array, err: I64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array,
+             sym_inv: I64Array, seed: int) -> None:
     """One step of every lane: the learner's action (checked), the opponents' replies, the
     rewards and ends, and the restarts the autoreset mode asks for. Nothing changes when
     ``err`` reports a bad action (raw mode) or a finished lane stepped without a reset."""
@@ -252,36 +282,44 @@ def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Ar
         ended[i] = False
         outcome[i] = OUT_NONE
         if done[i]:  # NEXT_STEP: this step restarts the lane; its action is ignored
-            start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+            start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
+                          opened, moves, child)
         else:
             a = actions[i]
             if masks[i, a] == 0:  # safe mode: the episode ends with the penalty
-                rewards[i] = penalty
+                rewards[i] = fcfg[F_PENALTY]
                 outcome[i] = OUT_ILLEGAL
                 terminated[i] = True
                 ended[i] = True
                 done[i] = True
-                write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves)
+                write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i],
+                          sym_obs, sym_act)
                 if mode == SAME_STEP:
                     restart[i] = True
                 continue
+            if cfg[C_NSYM] > 1:  # the learner's action on the board it sees, played on the real one
+                a = sym_inv[sym[i], a]
             apply(params, states[i], a, child)
             states[i, :] = child
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
+                sym_act)
     restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, moves, buf,
-                  child, log, count, err)
+                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
+                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))
 
 
-@njit(inline="always")
+@njit(inline="always")  # at most 30 arguments: CPython passes more as *args, which numba cannot inline
 def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: I64Array,  # pragma: no cover
                   comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array,
-                  flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
-                  terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
-                  cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
-                  err: I64Array) -> None:
-    """Same-step mode: each lane that finished keeps its final observation and starts again."""
+                  flat: Any, planes: I8Array, finals: Any, rewards: F64Array, terminated: Any, outcome: I64Array,
+                  opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array, fcfg: F64Array,
+                  moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array,
+                  symmetry: Any) -> None:
+    """Same-step mode: each lane that finished keeps its final observation and starts again
+    (``finals``: final_flat, final_planes; ``symmetry``: sym, opened, sym_obs, sym_act)."""
+    final_flat, final_planes = finals
+    sym, opened, sym_obs, sym_act = symmetry
     no = cfg[C_OBS]
     for i in range(states.shape[0]):
         if not restart[i]:
@@ -292,9 +330,11 @@ def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: 
         else:
             final_planes[i, :no] = planes[i, :]
             final_planes[i, no:] = masks[i, :]
-        start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+        start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
+                      opened, moves, child)
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
+                sym_act)
 
 
 @njit(cache=True)
@@ -302,7 +342,8 @@ def vec_reset(params: Params, initial: I64Array, lanes: I64Array, states: I64Arr
               learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
               masks: I8Array, flat: Any, planes: I8Array, rewards: F64Array, terminated: Any, outcome: I64Array,
               opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array, moves: I64Array,
-              buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array, seed: int) -> None:
+              buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array, fcfg: F64Array,
+              sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array, seed: int) -> None:
     """Start a game in each of ``lanes``; the opponent moves first where the learner is second."""
     np.random.seed(seed)
     err[0] = ERR_NONE
@@ -314,9 +355,11 @@ def vec_reset(params: Params, initial: I64Array, lanes: I64Array, states: I64Arr
         terminated[i] = False
         ended[i] = False
         outcome[i] = OUT_NONE
-        start_episode(initial, i, states, learner, comp, done, opening, cfg, cum, log, count)
+        start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
+                      opened, moves, child)
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
+                sym_act)
 
 
 @njit(cache=True)
@@ -326,7 +369,8 @@ def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64A
                masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
                terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
                cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
-               err: I64Array, seed: int) -> None:
+               err: I64Array, fcfg: F64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array,
+               seed: int) -> None:
     """The Python opponents' moves for the pending ``lanes`` (checked), then as vec_step goes on."""
     np.random.seed(seed)
     err[0] = ERR_NONE
@@ -348,7 +392,8 @@ def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64A
         apply(params, states[i], a, child)
         states[i, :] = child
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err)
+                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
+                sym_act)
     restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  final_flat, final_planes, rewards, terminated, outcome, opp, eps, cum, records, cfg, moves, buf,
-                  child, log, count, err)
+                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
+                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))

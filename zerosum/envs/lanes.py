@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from zerosum.envs.symmetry import lane_tables
 from zerosum.envs.vector_opponents import Opponents, VectorEnvError
 from zerosum.games import Game
 from zerosum.games.kit import IllegalActionError
@@ -53,7 +54,7 @@ class Lanes:
     def __init__(self, game: Game, num_envs: int, opponent: Any = "random", *,
                  opponent_weights: Sequence[float] | None = None, learner_seat: int | str = "random",
                  autoreset_mode: Any = "next_step", obs_format: str = "flat", illegal: str = "penalty",
-                 illegal_penalty: float = -1.0) -> None:
+                 illegal_penalty: float = -1.0, random_opening: float = 0.0, symmetry: bool = False) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise VectorEnvError(f"num_envs={num_envs!r}: a positive int (the number of lanes) is required")
         if learner_seat not in LEARNER_SEATS or isinstance(learner_seat, bool):
@@ -62,6 +63,11 @@ class Lanes:
             raise VectorEnvError(f"obs_format={obs_format!r} is not allowed: 'flat' or 'dict'")
         if illegal not in ILLEGAL_RULES:
             raise VectorEnvError(f"illegal={illegal!r} is not allowed: one of {ILLEGAL_RULES}")
+        if isinstance(random_opening, bool) or not isinstance(random_opening, (int, float)) \
+                or not 0.0 <= float(random_opening) <= 1.0:
+            raise VectorEnvError(f"random_opening={random_opening!r} is not allowed: a probability in [0, 1]")
+        if not isinstance(symmetry, bool):
+            raise VectorEnvError(f"symmetry={symmetry!r} is not allowed: True or False")
         self.game, self.n, self.mode = game, int(num_envs), _autoreset(autoreset_mode)
         self.seat_rule, self.obs_format, self.illegal = learner_seat, obs_format, illegal
         self.penalty = float(illegal_penalty)
@@ -117,12 +123,37 @@ class Lanes:
         self.outcome = np.zeros(n, np.int64)
         """int64 ``(num_envs,)``: how each lane's episode ended in the last call, from the learner's side:
         0 not ended, 1 win, 2 draw, 3 loss, 4 illegal action (``zerosum.envs.vector.OUTCOMES`` maps them)."""
-        self.cfg = np.zeros(5, np.int64)
-        """int64 ``(5,)``: the settings the compiled step reads: the seat rule (0 or 1 fixed, 2 random,
+        identity = (np.arange(self.n_obs, dtype=np.int64)[None], np.arange(g.num_actions, dtype=np.int64)[None])
+        try:
+            tables = lane_tables(g) if symmetry else (*identity, identity[1])
+        except ValueError as exc:
+            raise VectorEnvError(str(exc)) from None
+        self.sym_obs = tables[0]
+        """int64 ``(symmetries, n_obs)``: under symmetry ``k`` the learner sees the planes
+        ``planes.reshape(-1)[sym_obs[k]]`` (:func:`zerosum.envs.symmetry.lane_tables`; one identity
+        row without ``symmetry=True``)."""
+        self.sym_act = tables[1]
+        """int64 ``(symmetries, num_actions)``: a legal action ``a`` shows as ``sym_act[k, a]`` in the mask."""
+        self.sym_inv = tables[2]
+        """int64 ``(symmetries, num_actions)``: the learner's action ``b`` is played as ``sym_inv[k, b]``."""
+        self.sym = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: the board symmetry each lane's learner sees its current episode under
+        (0, the identity, without ``symmetry=True``), drawn when an episode starts."""
+        self.episode_sym = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: ``sym`` as it was before the last ``step()`` (see ``episode_seat``)."""
+        self.opened = np.full(n, -1, np.int64)
+        """int64 ``(num_envs,)``: the random opening ply of each lane's current episode, -1 where it has none."""
+        self.random_opening = float(random_opening)
+        """The chance that an episode starts with one uniformly random ply for whoever is to move."""
+        self.cfg = np.zeros(6, np.int64)
+        """int64 ``(6,)``: the settings the compiled step reads: the seat rule (0 or 1 fixed, 2 random,
         3 alternate), the autoreset mode's index in AUTORESET_MODES, 1 if ``illegal="raise"``, ``n_obs``,
-        1 if observations are flat float32 rows."""
+        1 if observations are flat float32 rows, the number of board symmetries (1: none)."""
         seat_code = {"random": 2, "alternate": 3}.get(learner_seat, learner_seat)  # type: ignore[arg-type]
-        self.cfg[:] = (seat_code, AUTORESET_MODES.index(self.mode), illegal == "raise", self.n_obs, flat)
+        self.cfg[:] = (seat_code, AUTORESET_MODES.index(self.mode), illegal == "raise", self.n_obs, flat,
+                       self.sym_obs.shape[0])
+        self.fcfg = np.array([self.penalty, self.random_opening], np.float64)
+        """float64 ``(2,)``: the illegal action's penalty and the chance of a random opening ply."""
         self.moves = np.zeros(g.max_moves, np.int64)
         """int64 ``(max_moves,)``: scratch for the compiled step's legal-move lists."""
         self.buf = np.zeros(self.n_obs, np.int8)
@@ -154,8 +185,9 @@ class Lanes:
             return
         if code == 1:
             legal = np.flatnonzero(self.masks[lane]).tolist()
+            real = int(self.sym_inv[self.sym[lane], value])  # the move on the real board
             raise IllegalActionError(f"lane {lane}: action {value} "
-                                     f"({self.game.action_to_string(value, self.states[lane])}) is not legal there "
+                                     f"({self.game.action_to_string(real, self.states[lane])}) is not legal there "
                                      f"(illegal='raise'); legal: {legal}")
         if code == 2:
             raise VectorEnvError(f"lane {lane} finished and autoreset_mode='disabled': restart it with "
@@ -179,7 +211,8 @@ class Lanes:
                               self.pending, self.restart, self.opening, self.ended, self.masks, self.flat,
                               self.planes, self.final_flat, self.final_planes, self.rewards, self.terminated,
                               self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves, self.buf,
-                              self.child, self.log, self.count, self.err, self._seed())
+                              self.child, self.log, self.count, self.err, self.fcfg, self.sym, self.opened,
+                              self.sym_obs, self.sym_act, self._seed())
             self._check()
 
     def reset(self, seed: int | None, mask: np.ndarray | None = None) -> None:
@@ -196,7 +229,8 @@ class Lanes:
         self.k.vec_reset(g.params, g.initial, lanes, self.states, self.learner, self.comp, self.done, self.pending,
                          self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.rewards,
                          self.terminated, self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves,
-                         self.buf, self.child, self.log, self.count, self.err, self._seed())
+                         self.buf, self.child, self.log, self.count, self.err, self.fcfg, self.sym, self.opened,
+                         self.sym_obs, self.sym_act, self._seed())
         self._check()
         self._python_replies()
         self.started = True
@@ -232,13 +266,20 @@ class Lanes:
         g, o = self.game, self.opponents
         self.episode_seat[:] = self.learner  # what a lane that finishes in this step played
         self.episode_comp[:] = self.comp
+        self.episode_sym[:] = self.sym
         self.k.vec_step(g.params, g.initial, a, self.states, self.learner, self.comp, self.done, self.pending,
                         self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.final_flat,
                         self.final_planes, self.rewards, self.terminated, self.outcome, o.table, o.eps, o.cum,
-                        o.typed_records, self.cfg, self.penalty, self.moves, self.buf, self.child, self.log,
-                        self.count, self.err, self._seed())
+                        o.typed_records, self.cfg, self.fcfg, self.moves, self.buf, self.child, self.log,
+                        self.count, self.err, self.sym, self.opened, self.sym_obs, self.sym_act, self.sym_inv,
+                        self._seed())
         self._check()
         self._python_replies()
+
+    def set_opponent_weights(self, weights: Sequence[float]) -> None:
+        """New weights for the opponent mixture: episodes that start from now on draw their
+        opponent by them (a curriculum, or priorities that follow the learner's results)."""
+        self.opponents.set_weights(weights)
 
     # ---- what the APIs return -----------------------------------------------------------------
     def observations(self) -> Any:

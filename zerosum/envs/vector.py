@@ -45,11 +45,32 @@ opponent's (PettingZoo issue #1147's trap cannot happen here). ``truncated`` is 
 * a mixture, ``opponent=["random", "alphabeta(depth=2)"]`` with ``opponent_weights``
   (or a dict ``{spec: weight}``): each lane draws one per episode.
 
-Any other opponent (an agent spec such as ``mcts(sims=100)`` or ``ppo(path=...)``, or an
-:class:`~zerosum.agents.Agent` object) plays through Python: once per step, one call for all
-lanes waiting on it (``agent.act_batch(game, states)`` where the agent has one, else its
-``act`` per lane), then the compiled step goes on. One instance per opponent serves every
-lane, seeded from the env's generator at ``reset(seed=...)``.
+Any other opponent (an agent spec such as ``mcts(sims=100)``, ``solved`` or ``ppo(path=...)``,
+or an :class:`~zerosum.agents.Agent` object) plays through Python: once per step, one call for
+all lanes waiting on it, ``agent.act_batch(game, states)`` (``states`` int64, one lane's
+position a row; the answer one action a row), then the compiled step goes on.
+:meth:`Agent.act_batch <zerosum.agents.Agent.act_batch>` calls ``act`` row by row unless the
+agent overrides it: a PPO checkpoint (:class:`~zerosum.agents.learned.PolicyAgent`) and
+``alphazero(sims=0)`` answer every lane from one forward pass of their network, choosing the
+moves ``act`` would. One instance per opponent serves every lane, seeded from the env's
+generator at ``reset(seed=...)``.
+
+**Weights that change.** ``set_opponent_weights(weights)`` replaces the mixture's weights (one
+per component, in order): episodes that start from then on draw by them. ``info["opponent"]``
+says which component (an index into ``opponent_names``) each lane plays, as ``seat`` does, so
+a trainer can score the learner per opponent and move the weights (a curriculum, or
+priorities by score: :mod:`zerosum.training.vector_sources`).
+
+**Random openings.** ``random_opening=p``: with probability ``p`` an episode starts with one
+uniformly random ply for whoever is to move (the learner's seat included), then the
+opponent moves if it is its turn: as :class:`~zerosum.training.single_agent.SingleAgentEnv`
+does it. ``lanes.opened`` holds each lane's opening ply (-1: none).
+
+**Symmetries.** ``symmetry=True`` (tic-tac-toe, Connect Four, Pentago:
+:mod:`zerosum.envs.symmetry`): each episode draws one board symmetry per lane
+(``lanes.sym``) and the learner sees its board and mask under it; its action is mapped back
+before it is played. The maps are index tables applied inside the compiled step. The game,
+the opponent and the reward are untouched.
 
 **Autoreset.** ``autoreset_mode="next_step"`` (Gymnasium's default): a finished lane
 returns its final observation, and the next ``step`` restarts it (that lane's action is
@@ -68,8 +89,10 @@ raises IllegalActionError naming the lane, the action and the legal ones instead
 any lane moves.
 
 **Info.** ``info["outcome"]`` (with ``info["_outcome"]``, set on the lanes that finished
-this step): 1 win, 0 draw, -1 loss, -2 an illegal action; ``info["seat"]``: each lane's
-seat in the episode that just finished or goes on. ``reset()``'s info holds ``seat``.
+this step): 1 win, 0 draw, -1 loss, -2 an illegal action; ``info["seat"]`` and
+``info["opponent"]``: each lane's seat and opponent (an index into ``opponent_names``) in the
+episode that just finished or goes on (same-step mode: ``final_info`` holds the finished
+episode's). ``reset()``'s info holds ``seat`` and ``opponent``.
 
 ``reset(seed=s)`` reseeds everything random (seats, mixture draws, random and noisy
 moves, alpha-beta's tie-breaking, Python opponents' generators): a seeded run replays
@@ -154,7 +177,7 @@ class ZerosumVectorEnv(VectorEnv):
                 raise VectorEnvError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},); "
                                      f"got {mask.dtype} {mask.shape}")
         self.lanes.reset(seed, mask)
-        return self.lanes.observations(), {"seat": self.lanes.learner.copy()}
+        return self.lanes.observations(), {"seat": self.lanes.learner.copy(), "opponent": self.lanes.comp.copy()}
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One step of every lane (see the module for the autoreset modes and the info)."""
@@ -176,9 +199,11 @@ class ZerosumVectorEnv(VectorEnv):
                     final[i] = lanes.final_observation(i)
                 info["final_obs"], info["_final_obs"] = final, ended.copy()
                 info["final_info"] = {"outcome": outcome, "_outcome": ended.copy(),
-                                      "seat": lanes.episode_seat.copy(), "_seat": ended.copy()}
+                                      "seat": lanes.episode_seat.copy(), "_seat": ended.copy(),
+                                      "opponent": lanes.episode_comp.copy(), "_opponent": ended.copy()}
                 info["_final_info"] = ended.copy()
         info["seat"] = lanes.learner.copy()
+        info["opponent"] = lanes.comp.copy()
         terminated = lanes.terminated.copy()
         return (lanes.observations(), lanes.rewards.copy(),
                 terminated, np.zeros(self.num_envs, np.bool_), info)
@@ -191,6 +216,16 @@ class ZerosumVectorEnv(VectorEnv):
         """Per lane, the opponent's moves in the last step (see :meth:`Lanes.opponent_moves`)."""
         return self.lanes.opponent_moves()
 
+    @property
+    def opponent_names(self) -> list[str]:
+        """The mixture's components in order (``info["opponent"]`` indexes them)."""
+        return list(self.lanes.opponents.names)
+
+    def set_opponent_weights(self, weights: Sequence[float]) -> None:
+        """New mixture weights, one per component of ``opponent_names`` (non-negative, not all 0):
+        the episodes that start from now on draw their opponent by them."""
+        self.lanes.set_opponent_weights(weights)
+
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the lanes live in this process."""
 
@@ -198,7 +233,8 @@ class ZerosumVectorEnv(VectorEnv):
 def make_vec(env_id: str | Game, num_envs: int = 8, opponent: Any = "random", *, learner_seat: int | str = "random",
              seed: int | None = None, autoreset_mode: Any = "next_step", api: str = "gymnasium",
              opponent_weights: Sequence[float] | None = None, obs_format: str = "flat", illegal: str = "penalty",
-             illegal_penalty: float = -1.0, **variant: Any) -> Any:
+             illegal_penalty: float = -1.0, random_opening: float = 0.0, symmetry: bool = False,
+             **variant: Any) -> Any:
     """A vector env of ``num_envs`` lanes of ``env_id`` (an env name such as ``"connect_four_v0"``,
     a game name, or a Game; variants as keyword arguments, as ``env()`` takes them), the
     learner in ``learner_seat`` and ``opponent`` replying inside the compiled step.
@@ -220,13 +256,14 @@ def make_vec(env_id: str | Game, num_envs: int = 8, opponent: Any = "random", *,
 
         lanes = Lanes(game, num_envs, opponent, opponent_weights=opponent_weights, learner_seat=learner_seat,
                       autoreset_mode="same_step", obs_format=obs_format, illegal=illegal,
-                      illegal_penalty=illegal_penalty)
+                      illegal_penalty=illegal_penalty, random_opening=random_opening, symmetry=symmetry)
         sb3 = ZerosumSB3VecEnv(lanes)
         if seed is not None:
             sb3.seed(seed)
         return sb3
     lanes = Lanes(game, num_envs, opponent, opponent_weights=opponent_weights, learner_seat=learner_seat,
-                  autoreset_mode=mode, obs_format=obs_format, illegal=illegal, illegal_penalty=illegal_penalty)
+                  autoreset_mode=mode, obs_format=obs_format, illegal=illegal, illegal_penalty=illegal_penalty,
+                  random_opening=random_opening, symmetry=symmetry)
     env = ZerosumVectorEnv(lanes)
     if seed is not None:
         lanes.rng = np.random.default_rng(int(seed))

@@ -129,18 +129,29 @@ class Opponents:
         w.cfg[C_GEN], w.cfg[C_EPOCH] = 0, 1
         return w
 
+    def set_weights(self, weights: Sequence[float]) -> None:
+        """Replace the mixture's weights (one non-negative number per component, not all 0): the
+        episodes that start from now on draw by them."""
+        w = np.asarray(list(weights), dtype=np.float64)
+        if w.shape != self.cum.shape or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+            raise VectorEnvError(f"opponent weights {list(weights)!r}: {self.cum.shape[0]} non-negative numbers "
+                                 f"(one per opponent: {', '.join(self.names)}), not all 0")
+        self.cum[:] = np.cumsum(w / w.sum())
+
     def seed(self, rng: np.random.Generator) -> None:
         """Give each Python opponent a generator drawn from ``rng``."""
         for agent in self.agents.values():
             agent.seed(np.random.default_rng(int(rng.integers(2**63))))
 
     def moves(self, k: int, states: np.ndarray) -> np.ndarray:
-        """Python opponent ``k``'s moves in ``states`` (one row each): one batched call."""
+        """Python opponent ``k``'s moves in ``states`` (one row each): one call of its
+        :meth:`~zerosum.agents.Agent.act_batch` (an agent without its own plays ``act`` row by row)."""
         agent = self.agents[k]
-        batch = getattr(agent, "act_batch", None)
-        if batch is not None:
-            return np.asarray(batch(self.game, states), dtype=np.int64)
-        return np.array([agent.act(self.game, s) for s in states], dtype=np.int64)
+        out = np.asarray(agent.act_batch(self.game, states), dtype=np.int64)
+        if out.shape != (states.shape[0],):
+            raise VectorEnvError(f"opponent {self.names[k]}: act_batch answered shape {out.shape} for "
+                                 f"{states.shape[0]} states; one action per state is required")
+        return out
 
 
 __all__ = ["Opponents", "VectorEnvError"]

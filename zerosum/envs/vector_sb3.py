@@ -11,9 +11,11 @@ first observation, ``dones[i]`` True, the final observation in
 "illegal"), ``infos[i]["seat"]`` and ``infos[i]["opponent"]`` (the finished episode's).
 sb3-contrib's MaskablePPO asks ``has_attr("action_masks")`` and reads
 ``np.stack(env_method("action_masks"))``: both are answered for all lanes in one call, so it
-uses this env as it is. Everything else (seats, opponents, illegal actions) is as in
-:mod:`zerosum.envs.vector`. The env needs stable-baselines3 (the ``train`` extra), imported
-when the first one is made, not when this module is (:mod:`zerosum._lazybase`).
+uses this env as it is. ``set_opponent_weights`` moves the mixture's weights during training
+(:mod:`zerosum.training.vector_sources` does it from the infos). Everything else (seats,
+opponents, random openings, symmetries, illegal actions) is as in :mod:`zerosum.envs.vector`.
+The env needs stable-baselines3 (the ``train`` extra), imported when the first one is made,
+not when this module is (:mod:`zerosum._lazybase`).
 """
 
 from __future__ import annotations
@@ -94,6 +96,16 @@ class ZerosumSB3VecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """Every lane's legal actions (bool, (num_envs, num_actions))."""
         return self.lanes.masks.astype(bool)
+
+    @property
+    def opponent_names(self) -> list[str]:
+        """The mixture's components in order (``infos[i]["opponent"]`` names one)."""
+        return list(self.lanes.opponents.names)
+
+    def set_opponent_weights(self, weights: Sequence[float]) -> None:
+        """New mixture weights, one per component of ``opponent_names`` (non-negative, not all 0):
+        the episodes that start from now on draw their opponent by them."""
+        self.lanes.set_opponent_weights(weights)
 
     # ---- the per-env calls SB3 makes, answered for all lanes at once ---------------------------
     def has_attr(self, attr_name: str) -> bool:

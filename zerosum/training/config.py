@@ -77,8 +77,9 @@ class TrainConfig:
     n_envs: int = 8
     """Environments stepped together."""
     vec: str = "dummy"
-    """How the envs are stepped: "dummy" (in-process), "subproc" (one process each), or "zerosum": one compiled
-    vector env (:func:`zerosum.envs.make_vec`), the opponents inside its step."""
+    """How the envs are stepped: "dummy" (in-process single-agent envs), "subproc" (one process each), or
+    "zerosum": one compiled vector env (:func:`zerosum.envs.make_vec`), the opponents (mixtures, priorities,
+    curricula, the exploiter), random openings and symmetries inside its step; not with ``self_play``."""
     seat: int | str = "alternate"
     """The learner's seat: 0, 1, ``"alternate"`` or ``"random"``."""
     obs_format: str = "flat"
@@ -133,12 +134,11 @@ class TrainConfig:
             raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
         if self.vec not in ("dummy", "subproc", "zerosum"):
             raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy', 'subproc' or 'zerosum'")
-        if self.vec == "zerosum":
-            unsupported = [name for name in ("curriculum", "self_play", "opponent_priority", "random_opening",
-                                             "symmetry", "exploiter") if getattr(self, name)]
-            if unsupported:
-                raise ValueError(f"vec='zerosum' (the compiled vector env) does not take {', '.join(unsupported)}: "
-                                 "allowed with it: a fixed opponent or a weighted mixture; use vec='dummy' for these")
+        if self.vec == "zerosum" and self.self_play:
+            raise ValueError("vec='zerosum' (the compiled vector env) does not take self_play: its snapshots join "
+                             "the opponents during training; the vector env takes a fixed opponent, a mixture, "
+                             "opponent_priority, a curriculum, random_opening, symmetry and exploiter; "
+                             "use vec='dummy' for self-play")
         if isinstance(self.opponent, (list, tuple)) and not self.opponent:
             raise ValueError("opponent=[] is not allowed: give at least one agent spec")
         if self.vec == "subproc" and (self.curriculum or self.self_play):

@@ -22,10 +22,14 @@ RECIPES: dict[str, dict[str, Any]] = {
     # is walked against every opponent move (a proof for tic-tac-toe); a quarter of the games are
     # then against an exploiter that plays into the lines found lost; best.zip: the evaluation
     # with the fewest lines lost, then losses. `bench/training.py ablation` measures each ingredient.
+    # The 8 envs are the lanes of one compiled vector env (random and alpha-beta compiled inside its
+    # step; solved, its noisy form and the exploiter answer through Python); `--vec dummy` trains on
+    # single-agent envs instead.
     "tictactoe": {
         "game": "tictactoe",
         "opponent": ["random", "solved", "noisy(base=solved, epsilon=0.3)", "alphabeta(depth=9)"],
         "opponent_weights": [0.2, 0.3, 0.4, 0.1], "random_opening": 0.5, "steps": 300_000, "n_envs": 8,
+        "vec": "zerosum",
         "net_arch": (128, 128), "lr_schedule": "linear",
         "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 10, "learning_rate": 1e-3, "ent_coef": 0.01},
         "eval_opponents": ["random"], "eval_games": 100, "eval_openings": [0, 1], "eval_exhaustive": True,
@@ -74,7 +78,9 @@ RECIPES: dict[str, dict[str, Any]] = {
     # opponent drawn by the learner's recent score against each (prioritized: s(1-s), the games it
     # wins about half of; a tenth of the games spread evenly), every game under a random symmetry
     # of the board (8). Long: pass --max-seconds; the training page has the curve of a 1-hour run
-    # (0.20 against depth 2), which bench/training.py pentago reproduces.
+    # (0.20 against depth 2), which bench/training.py pentago reproduces. The 16 envs are the lanes of
+    # one compiled vector env: every opponent and the symmetries inside its step, the priorities
+    # moved from its finished episodes (zerosum.training.vector_sources).
     "pentago": {
         "game": "pentago",
         "opponent": ["random", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
@@ -82,7 +88,7 @@ RECIPES: dict[str, dict[str, Any]] = {
                      *(f"noisy(base=alphabeta(depth=2), epsilon={e})" for e in (0.5, 0.25, 0.1)),
                      "alphabeta(depth=2)"],
         "opponent_priority": "learnable", "window": 200, "symmetry": True,
-        "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
+        "steps": 3_000_000, "n_envs": 16, "vec": "zerosum", "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
         "eval_opponents": ["alphabeta(depth=1)", "alphabeta(depth=2)"], "eval_games": 50, "eval_every": 200_000,
         "save_every": 500_000,
@@ -90,7 +96,7 @@ RECIPES: dict[str, dict[str, Any]] = {
     # The same through a curriculum: random until 90% of wins, then alphabeta(depth=1), then depth 2.
     "pentago_curriculum": {
         "game": "pentago", "curriculum": ["random", "alphabeta(depth=1)", "alphabeta(depth=2)"], "threshold": 0.9,
-        "window": 1000, "steps": 3_000_000, "n_envs": 16, "net_arch": (256, 256),
+        "window": 1000, "steps": 3_000_000, "n_envs": 16, "vec": "zerosum", "net_arch": (256, 256),
         "algo_kwargs": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 5e-4, "ent_coef": 0.01},
         "eval_opponents": ["alphabeta(depth=1)"], "eval_games": 50, "eval_every": 100_000, "save_every": 250_000,
     },

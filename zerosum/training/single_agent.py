@@ -70,7 +70,7 @@ from zerosum.games import Game, make_game
 from zerosum.games.kit import ONGOING, IllegalActionError, State, ZerosumError
 from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
-from zerosum.training.symmetry import board_symmetries
+from zerosum.envs.symmetry import board_symmetries
 
 SEATS = (0, 1, "alternate", "random")
 """The learner's seat: 0, 1, alternating by episode, or random."""

@@ -79,17 +79,21 @@ def make_source(cfg: TrainConfig, exploiter: Any = None) -> OpponentSource:
 def make_vec_env(cfg: TrainConfig, source: OpponentSource) -> Any:
     """``n_envs`` single-agent envs in one process (or subprocesses); with alternating seats,
     env i starts in seat i % 2. ``vec="zerosum"``: one compiled vector env of ``n_envs``
-    lanes (:func:`zerosum.envs.make_vec`), the opponent mixture inside its step."""
+    lanes (:func:`zerosum.envs.make_vec`), the source's opponents inside its step, random
+    openings and symmetries applied there, the source told each result and its weights
+    handed back to the env (:class:`~zerosum.training.vector_sources.SourceVecEnv`)."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if cfg.vec == "zerosum":
         from zerosum.envs.vector import make_vec
+        from zerosum.training.vector_sources import SourceVecEnv, source_mixture
 
-        opponents = list(cfg.opponent) if isinstance(cfg.opponent, (list, tuple)) else [cfg.opponent]
-        return VecMonitor(make_vec(cfg.game, cfg.n_envs, opponents, opponent_weights=cfg.opponent_weights,
-                                   learner_seat=cfg.seat, seed=cfg.seed, api="sb3", obs_format=cfg.obs_format,
-                                   illegal_penalty=cfg.illegal_penalty, **cfg.variant))
+        opponents, weights = source_mixture(source)
+        venv = make_vec(cfg.game, cfg.n_envs, opponents, opponent_weights=weights, learner_seat=cfg.seat,
+                        seed=cfg.seed, api="sb3", obs_format=cfg.obs_format, illegal_penalty=cfg.illegal_penalty,
+                        random_opening=float(cfg.random_opening), symmetry=bool(cfg.symmetry), **cfg.variant)
+        return VecMonitor(SourceVecEnv(venv, source))
 
     def factory(i: int) -> Callable[[], Any]:
         def make() -> Any:
