@@ -226,6 +226,33 @@ def test_advance_keeps_the_subtree_under_the_move_played():
         search.advance(0, 99)
 
 
+def test_a_small_search_after_a_large_one_keeps_the_room_the_kept_tree_needs():
+    # playout caps alternate full and cheap searches on one tree: a cheap search beside a large
+    # kept subtree once asked for less room than the lane had, and growing failed
+    game = make_game("connect_four")
+
+    def confident(obs, mask):  # a prior that favours low columns: the kept subtrees stay large
+        n = obs.shape[0]
+        return np.tile(-2.0 * np.arange(game.num_actions), (n, 1)), np.zeros(n)
+
+    search = BatchedSearch(game, lanes=1, seed=0)
+    s = game.initial_state()
+    search.set_root(0, s)
+    grown = []
+    for sims in (32, 8) * 12:
+        if game.is_terminal(s):
+            break
+        before = search.max_nodes
+        res = search.run(confident, sims=sims)
+        assert search.max_nodes >= before
+        grown.append(search.max_nodes)
+        a = int(res.action[0])
+        assert a in game.legal_actions(s)
+        s = game.apply(s, a)
+        search.advance(0, a)
+    assert len(set(grown)) > 1  # the tree did grow beside the kept subtree
+
+
 def test_a_full_tree_still_searches_and_plays_legal_moves():
     game = make_game("connect_four")
     search = BatchedSearch(game, lanes=1, max_nodes=game.max_moves + 2, seed=0)  # room for one expansion

@@ -241,10 +241,11 @@ class BatchedSearch:
         if self._fixed_nodes:
             return
         search = (sims + 1) * self.game.max_moves
-        if int(self._g.size[active].max(initial=0)) + search + 1 > self.max_nodes:
-            cap = self._node_budget()
-            if self.max_nodes < cap:
-                self._grow(min(2 * search + 1, cap))
+        need = int(self._g.size[active].max(initial=0)) + search + 1
+        if need > self.max_nodes:  # at least double (a smaller search after a larger one never shrinks it)
+            target = min(max(need, 2 * search + 1, 2 * self.max_nodes), self._node_budget())
+            if target > self.max_nodes:
+                self._grow(target)
 
     def select(self) -> int:
         """Walk the trees to their next leaves; returns how many wait in ``obs[:n]`` and
