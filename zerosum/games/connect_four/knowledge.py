@@ -125,7 +125,8 @@ def _window_score(params: Params, p0: int, p1: int, h: int, x: int) -> int:  # p
             c0 ^= o
             u = c1 & t
             c1 ^= t
-            c3 ^= c2 & u
+            if x >= 8:  # a fourth plane only for counts of 8 or more (folded away on the standard board)
+                c3 ^= c2 & u
             c2 ^= u
             any0 |= p0 >> k
             any1 |= p1 >> k
