@@ -156,14 +156,12 @@ def _threats_value(params: Params, p0: int, p1: int, h: int, x: int) -> float:  
 
 @helper
 def _above(params: Params, t: int) -> int:  # pragma: no cover - compiled
-    """Every cell above a cell of ``t`` in the same column."""
-    board = params[P_BOARD]
-    up = (t << 1) & board
-    out = 0
-    for _ in range(params[P_ROWS]):
-        out |= up
-        up = (up << 1) & board  # the guard bit is not on the board: no carry into the next column
-    return out
+    """Every cell above a cell of ``t`` (cells of the board) in the same column: with each
+    column's guard set, subtracting the bottom row borrows up to the column's lowest cell of
+    ``t`` and no further, and flips exactly the cells up to it."""
+    board, bottom = params[P_BOARD], params[P_BOTTOM]
+    marked = t | (bottom << params[P_ROWS])  # the guards: no column is empty, no borrow leaves one
+    return board & ~((marked - bottom) ^ marked)
 
 
 @helper
