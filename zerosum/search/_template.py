@@ -191,7 +191,14 @@ def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  
 def child_value(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int,  # pragma: no cover - compiled
                 alpha: float, beta: float, same: bool) -> float:
     """The value for the mover at ``ply`` of the child at ``ply + 1`` searched to ``depth``
-    in the window (alpha, beta); ``same``: the same player moves again there."""
+    in the window (alpha, beta); ``same``: the same player moves again there. Past the
+    horizon with quiescence on, straight to qsearch (negamax's first step there), without
+    the two calls that take the record."""
+    if depth <= 0 and w.cfg[C_FLAGS] & F_QUIESCE:
+        left = w.cfg[C_QS_PLIES]
+        if same:
+            return qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, alpha, beta)
+        return -qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, -beta, -alpha)
     if same:
         return negamax(heur, params, w, ply + 1, depth, alpha, beta)
     return -negamax(heur, params, w, ply + 1, depth, -beta, -alpha)
