@@ -32,6 +32,7 @@ from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line s
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, F64Array, I8Array, I64Array, Params, State
 from zerosum.games.kit.specialize import specialize
 from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
+from zerosum.search._arrays import unowned
 from zerosum.search._flags import C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
 from zerosum.search.alphabeta import ASPIRATION_DEPTH, ASPIRATION_TRIES, ASPIRATION_WIDTH
 from zerosum.search.compiled import TEMPLATE as _SEARCH_TEMPLATE
@@ -263,6 +264,18 @@ def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Ar
     """One step of every lane: the learner's action (checked), the opponents' replies, the
     rewards and ends, and the restarts the autoreset mode asks for. Nothing changes when
     ``err`` reports a bad action (raw mode) or a finished lane stepped without a reset."""
+    # The arrays as views without reference counts (zerosum.search._arrays.unowned; the
+    # caller holds them for the call): each inlined helper would count one per array per lane.
+    params, initial, actions, states, learner, comp = (unowned(params), unowned(initial), unowned(actions),
+                                                       unowned(states), unowned(learner), unowned(comp))
+    done, pending, restart, opening, ended = unowned(done), unowned(pending), unowned(restart), unowned(opening), \
+        unowned(ended)
+    masks, flat, planes, final_flat, final_planes = unowned(masks), unowned(flat), unowned(planes), \
+        unowned(final_flat), unowned(final_planes)
+    rewards, terminated, outcome, opp, eps, cum = unowned(rewards), unowned(terminated), unowned(outcome), \
+        unowned(opp), unowned(eps), unowned(cum)
+    cfg, moves, buf, child, log, count, err = unowned(cfg), unowned(moves), unowned(buf), unowned(child), \
+        unowned(log), unowned(count), unowned(err)
     np.random.seed(seed)
     n = states.shape[0]
     mode = cfg[C_AUTORESET]

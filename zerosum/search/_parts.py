@@ -174,7 +174,17 @@ def root_precedes(w: NegamaxArrays, a: int, b: int) -> bool:  # pragma: no cover
 
 @njit(types.void(types.int64[::1], types.float64[::1], types.int64, types.int64), cache=True)
 def _sort_desc(mv: I64Array, sc: F64Array, lo: int, hi: int) -> None:  # pragma: no cover - compiled
-    """Sort mv[lo:hi] by sc[lo:hi], highest first (stable, so ties keep generation order)."""
+    """Sort mv[lo:hi] by sc[lo:hi], highest first (stable, so ties keep generation order).
+    A short range by insertion, in place: the merge sort allocates four arrays a call."""
+    if hi - lo <= 32:
+        for t in range(lo + 1, hi):
+            a, v = mv[t], sc[t]
+            j = t
+            while j > lo and sc[j - 1] < v:  # only a strictly lower score moves: stable
+                mv[j], sc[j] = mv[j - 1], sc[j - 1]
+                j -= 1
+            mv[j], sc[j] = a, v
+        return
     idx = np.argsort(-sc[lo:hi], kind="mergesort")
     mv_part = mv[lo:hi].copy()
     sc_part = sc[lo:hi].copy()

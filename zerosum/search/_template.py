@@ -24,7 +24,7 @@ from numba import njit, types
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Params, State, contains
-from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays
+from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays, unowned
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, C_TT_SLOTS, CUTOFFS, EVAL_ORDER_DEPTH,
     F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES,
@@ -134,22 +134,28 @@ NEGAMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params,
 QUIESCE = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, plies left, alpha, beta
 
 
-@njit(QUIESCE, cache=True)
-def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  # pragma: no cover - compiled
-            alpha: float, beta: float) -> float:
-    """Past the horizon: the heuristic's value (the side to move may "stand pat"), or better
-    through one of the game's forcing moves, followed for at most ``left`` plies."""
-    s, stats = w.stack[ply], w.stats
+_I1, _I2 = types.int64[::1], types.int64[:, ::1]
+QSEARCH = types.float64(_H, _P, _I2, _I2, _I2, _I1, _I1, _I, _I, _F, _F)
+
+
+@njit(QSEARCH, cache=True)
+def qsearch(heur: Heur, params: Params, stack: I64Array, moves: I64Array, pv: I64Array,  # pragma: no cover
+            pvlen: I64Array, stats: I64Array, ply: int, left: int, alpha: float, beta: float) -> float:
+    """quiesce on the record's arrays, passed one by one: a call that takes the record counts
+    a reference to it on entry and exit (atomically: numba's NRT), and below a shallow
+    search almost every node is a quiescence node (157 of 176 in a depth-2 Connect Four
+    search); the arrays are views without reference counts (zerosum.search._arrays.unowned)."""
+    s = stack[ply]
     stats[NODES] += 1
     stats[QNODES] += 1
-    w.pvlen[ply] = 0
+    pvlen[ply] = 0
     me = player(params, s)
     best = heur(params, s, me)
-    n = forcing(params, s, w.moves[ply]) if left > 0 and best < beta else 0
+    n = forcing(params, s, moves[ply]) if left > 0 and best < beta else 0
     if n == 0:
         stats[LEAVES] += 1
         return best
-    mv, child = w.moves[ply], w.stack[ply + 1]
+    mv, child = moves[ply], stack[ply + 1]
     alpha = max(alpha, best)
     for i in range(n):
         apply(params, s, mv[i], child)
@@ -157,15 +163,15 @@ def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  
         if st != ONGOING:
             stats[NODES] += 1
             stats[LEAVES] += 1
-            w.pvlen[ply + 1] = 0
+            pvlen[ply + 1] = 0
             v = terminal_value(st, me, ply + 1)
         elif player(params, child) == me:
-            v = quiesce(heur, params, w, ply + 1, left - 1, alpha, beta)
+            v = qsearch(heur, params, stack, moves, pv, pvlen, stats, ply + 1, left - 1, alpha, beta)
         else:
-            v = -quiesce(heur, params, w, ply + 1, left - 1, -beta, -alpha)
+            v = -qsearch(heur, params, stack, moves, pv, pvlen, stats, ply + 1, left - 1, -beta, -alpha)
         if v > best:
             best = v
-            pv_extend(w.pv, w.pvlen, ply, mv[i])
+            pv_extend(pv, pvlen, ply, mv[i])
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
@@ -173,11 +179,26 @@ def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  
     return best
 
 
+@njit(QUIESCE, cache=True)
+def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  # pragma: no cover - compiled
+            alpha: float, beta: float) -> float:
+    """Past the horizon: the heuristic's value (the side to move may "stand pat"), or better
+    through one of the game's forcing moves, followed for at most ``left`` plies."""
+    return qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply, left, alpha, beta)
+
+
 @njit(inline="always")
 def child_value(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int,  # pragma: no cover - compiled
                 alpha: float, beta: float, same: bool) -> float:
     """The value for the mover at ``ply`` of the child at ``ply + 1`` searched to ``depth``
-    in the window (alpha, beta); ``same``: the same player moves again there."""
+    in the window (alpha, beta); ``same``: the same player moves again there. Past the
+    horizon with quiescence on, straight to qsearch (negamax's first step there), without
+    the two calls that take the record."""
+    if depth <= 0 and w.cfg[C_FLAGS] & F_QUIESCE:
+        left = w.cfg[C_QS_PLIES]
+        if same:
+            return qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, alpha, beta)
+        return -qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, -beta, -alpha)
     if same:
         return negamax(heur, params, w, ply + 1, depth, alpha, beta)
     return -negamax(heur, params, w, ply + 1, depth, -beta, -alpha)
@@ -337,8 +358,10 @@ ROOT = types.float64(_P, NEGAMAX_ARRAYS, _I, _F, _F)  # params, arrays, depth, a
 @njit(ROOT, cache=True)
 def negamax_root(params: Params, w: NegamaxArrays, depth: int, alpha: float,  # pragma: no cover - compiled
                  beta: float) -> float:
-    """negamax from the root (w.stack[0]) with the record's heuristic: the drivers' call."""
-    return negamax(w.heur, params, w, 0, depth, alpha, beta)
+    """negamax from the root (w.stack[0]) with the record's heuristic: the drivers' call.
+    The search below takes the params as a view without a reference count (unowned): each
+    call would count one, atomically, and the caller holds them for the whole search."""
+    return negamax(w.heur, unowned(params), w, 0, depth, alpha, beta)
 
 
 # ---- minimax (the reference: no pruning, exact node count) ---------------------------------
