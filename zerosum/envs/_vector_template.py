@@ -276,6 +276,8 @@ def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Ar
         unowned(opp), unowned(eps), unowned(cum)
     cfg, moves, buf, child, log, count, err = unowned(cfg), unowned(moves), unowned(buf), unowned(child), \
         unowned(log), unowned(count), unowned(err)
+    fcfg, sym, opened, sym_obs, sym_act, sym_inv = unowned(fcfg), unowned(sym), unowned(opened), unowned(sym_obs), \
+        unowned(sym_act), unowned(sym_inv)
     np.random.seed(seed)
     n = states.shape[0]
     mode = cfg[C_AUTORESET]
