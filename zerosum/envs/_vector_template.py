@@ -31,6 +31,12 @@ from numba import njit
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, F64Array, I8Array, I64Array, Params, State
 from zerosum.games.kit.specialize import specialize
+from zerosum.envs._vector_codes import (
+    RANDOM, PYTHON, K_KIND, K_REC, K_DEPTH, K_ITERATIVE, K_ASPIRATION, K_TIE_BREAK, K_FOLLOW, K_SLOTS,
+    NO_TIES, DRAW_NOISE, C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT, C_NSYM, F_PENALTY,
+    F_OPENING, SEAT_RANDOM, SEAT_ALTERNATE, SAME_STEP, DISABLED, ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET,
+    ERR_NO_MOVE, ERR_OPP_ILLEGAL, OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL, NEW_EPISODE,
+)
 from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
 from zerosum.search._arrays import unowned
 from zerosum.search._flags import C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
@@ -41,26 +47,6 @@ from zerosum.search.result import WIN_BOUND
 legal, apply, status, player, observe = _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.observe
 negamax_root = specialize(_SEARCH_TEMPLATE, _RULES).negamax_root
 
-# opponent kinds (opp[k, K_KIND])
-RANDOM, SEARCH, PYTHON = 0, 1, 2
-K_KIND, K_REC, K_DEPTH, K_ITERATIVE, K_ASPIRATION, K_TIE_BREAK, K_FOLLOW, K_SLOTS = range(8)
-N_OPP = 8
-# tie_break values
-NO_TIES, DRAW_NOISE, GIVEN_NOISE = 0, 1, 2
-# cfg slots: the seat rule (0 or 1 fixed, SEAT_RANDOM, SEAT_ALTERNATE), autoreset mode, raw (1: an
-# illegal action is an error), observation size, whether observations are flat float32 rows, the
-# number of board symmetries drawn from per episode (1: none)
-C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT, C_NSYM = range(6)
-N_VCFG = 6
-# fcfg slots: the illegal action's penalty, the chance of a random opening ply
-F_PENALTY, F_OPENING = range(2)
-SEAT_RANDOM, SEAT_ALTERNATE = 2, 3
-NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
-# err slots: code, lane, value
-ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET, ERR_NO_MOVE, ERR_OPP_ILLEGAL = 0, 1, 2, 3, 4
-# outcome codes (from the learner's side)
-OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL = 0, 1, 2, 3, 4
-NEW_EPISODE = -1  # the opponent-move log's mark where a lane's new episode starts
 
 
 @njit(cache=True)

@@ -132,8 +132,6 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
 # ---- alpha-beta ------------------------------------------------------------------------------
 NEGAMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, depth, alpha, beta
 QUIESCE = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, plies left, alpha, beta
-
-
 _I1, _I2 = types.int64[::1], types.int64[:, ::1]
 QSEARCH = types.float64(_H, _P, _I2, _I2, _I2, _I1, _I1, _I, _I, _F, _F)
 
@@ -182,8 +180,7 @@ def qsearch(heur: Heur, params: Params, stack: I64Array, moves: I64Array, pv: I6
 @njit(QUIESCE, cache=True)
 def quiesce(heur: Heur, params: Params, w: NegamaxArrays, ply: int, left: int,  # pragma: no cover - compiled
             alpha: float, beta: float) -> float:
-    """Past the horizon: the heuristic's value (the side to move may "stand pat"), or better
-    through one of the game's forcing moves, followed for at most ``left`` plies."""
+    """Past the horizon: the heuristic's value (or better through a forcing move): qsearch."""
     return qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply, left, alpha, beta)
 
 
