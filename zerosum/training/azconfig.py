@@ -190,13 +190,9 @@ AZ_RECIPE_NOTES: dict[str, str] = {
 
 def az_recipe(name: str, **overrides: Any) -> AlphaZeroConfig:
     """The AlphaZeroConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
-    try:
-        base = AZ_RECIPES[name]
-    except KeyError:
-        raise ValueError(f"unknown AlphaZero recipe {name!r}; available: {', '.join(sorted(AZ_RECIPES))}") from None
-    if "game" in overrides and overrides["game"] != base["game"]:
-        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
-    return AlphaZeroConfig(**{**base, **overrides})
+    from zerosum.training.recipes import recipe_base
+
+    return AlphaZeroConfig(**{**recipe_base(AZ_RECIPES, name, overrides, "AlphaZero "), **overrides})
 
 
 

@@ -113,16 +113,24 @@ def describe_recipes() -> str:
     return "\n".join(f"  {name:<20} {notes[name]}" for name in sorted(notes))
 
 
+def recipe_base(table: dict[str, dict[str, Any]], name: str, overrides: dict[str, Any],
+                kind: str = "") -> dict[str, Any]:
+    """The fields of recipe ``name`` in ``table`` (PPO's or AlphaZero's: ``kind`` names it in the
+    error); ValueError for an unknown name or an override of the recipe's game."""
+    try:
+        base = table[name]
+    except KeyError:
+        raise ValueError(f"unknown {kind}recipe {name!r}; available: {', '.join(sorted(table))}") from None
+    if "game" in overrides and overrides["game"] != base["game"]:
+        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
+    return base
+
+
 def recipe(name: str, **overrides: Any) -> Any:
     """The TrainConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
     from zerosum.training.config import TrainConfig
 
-    try:
-        base = RECIPES[name]
-    except KeyError:
-        raise ValueError(f"unknown recipe {name!r}; available: {', '.join(sorted(RECIPES))}") from None
-    if "game" in overrides and overrides["game"] != base["game"]:
-        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
+    base = recipe_base(RECIPES, name, overrides)
     fields = {**base, **overrides}
     if "algo_kwargs" in overrides:
         fields["algo_kwargs"] = {**base.get("algo_kwargs", {}), **overrides["algo_kwargs"]}
@@ -213,5 +221,12 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     return zip_path
 
 
-__all__ = ["RECIPES", "RECIPE_NOTES", "describe_recipes", "ensure_never_losing_tictactoe",
-           "ensure_tictactoe_checkpoint", "recipe"]
+__all__ = [
+    "RECIPES",
+    "RECIPE_NOTES",
+    "describe_recipes",
+    "ensure_never_losing_tictactoe",
+    "ensure_tictactoe_checkpoint",
+    "recipe",
+    "recipe_base",
+]
