@@ -154,6 +154,38 @@ def test_config_refuses_bad_values():
         AlphaZeroConfig(full_search_prob=0.0)
     with pytest.raises(ValueError, match="backend"):
         AlphaZeroConfig(backend="slurm")
+    with pytest.raises(ValueError, match="ladder_games > 0"):
+        AlphaZeroConfig(ladder_rounds=2, ladder_games=0)
+    with pytest.raises(ValueError, match="ladder_rounds=-1"):
+        AlphaZeroConfig(ladder_rounds=-1)
+    AlphaZeroConfig(iterations=0, ladder_rounds=1)  # ladder rounds alone are a run
+
+
+def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_last_round(tmp_path):
+    """Connect Four, quiescence labels: each round adds the labelled positions of its games to the
+    buffer; a resumed run keeps the rounds done and plays only the missing ones."""
+    args = ["--algo", "alphazero", "--game", "connect_four", "--net", "kind=mlp", "hidden=32",
+            "--label-depth", "2", "--label-quiescence", "--ladder-games", "3", "--ladder-steps", "4",
+            "--eval-every", "1", "--eval-games", "2", "--eval-opponents", "random", "--no-tensorboard",
+            "--iterations", "0", "--out", "run", "-v"]
+    r = zerosum_train(*args, "--ladder-rounds", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "ladder   1" in r.stdout and "3 games (W/D/L" in r.stdout
+    import torch
+
+    one = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
+    assert one["ladder_rounds"] == 1 and one["buffer"]["size"] >= 3 * 7  # a game of Connect Four has >= 7 plies
+    r = zerosum_train(*args, "--ladder-rounds", "2", "--resume", cwd=tmp_path)
+    assert r.returncode != 0 and "ladder_rounds" in r.stderr  # another setting: refused
+    r = zerosum_train(*args, "--ladder-rounds", "1", "--resume", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "ladder   " not in r.stdout  # nothing left to play
+    again = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
+    assert again["ladder_rounds"] == 1 and again["buffer"]["size"] == one["buffer"]["size"]
+    from zerosum.nets import load_network
+
+    _, meta = load_network(tmp_path / "run" / "best.pt", make_game("connect_four"))
+    assert meta["recipe_settings"]["label_quiescence"] is True
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

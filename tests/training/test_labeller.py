@@ -99,3 +99,49 @@ def test_dataset_round_trip_and_refusals(tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"junk")
     with pytest.raises(DatasetError, match="not a zerosum labels file"):
         load_dataset(tmp_path / "junk.npz")
+
+
+def test_quiescence_labels_follow_forcing_moves_as_the_engine_does():
+    """With quiescence the label's value is the engine's own fixed-depth quiescence search."""
+    g = make_game("connect_four")
+    rng = np.random.default_rng(5)
+    s = g.initial_state()
+    for _ in range(8):
+        s = g.apply(s, int(rng.choice(g.legal_actions(s))))
+    lab = Labeller(g, depth=4, quiescence=True)
+    assert lab.quiescence and not Labeller(g, depth=4).quiescence
+    label = lab.label(s)
+    ref = alphabeta(g, s, 4, quiescence=True, iterative=False, eval_order=False)
+    assert label.raw_value == pytest.approx(ref.value)
+    data = label_dataset(g, 5, depth=2, seed=0, quiescence=True)
+    assert data.meta["quiescence"] is True
+    with pytest.raises(ValueError, match="forcing"):
+        Labeller(make_game("tictactoe"), depth=2, quiescence=True)
+
+
+def test_ladder_labels_every_position_of_games_against_the_opponents():
+    """The learner plays its argmax; every position of both sides is labelled; W/D/L add up."""
+    from zerosum.training.labeller import ladder
+
+    g = make_game("tictactoe")
+    lab = Labeller(g, depth=9)
+    calls = []
+
+    def first_legal(obs, mask):  # a learner that always takes its first legal move
+        calls.append(mask.copy())
+        return -np.arange(g.num_actions, dtype=np.float64)
+
+    rows, wdl = ladder(g, first_legal, ["alphabeta(depth=9)"], 4, labeller=lab, seed=1, sample=0.0)
+    assert sum(wdl) == 4 and wdl[0] == 0  # perfect play never loses to the learner
+    assert 0 < len(calls) < len(rows)  # the opponent's positions are labelled too
+    for obs, mask, label in rows:
+        assert obs.shape == tuple(g.observation_shape) and np.all(label.policy[mask == 0] == 0)
+    rows, wdl = ladder(g, first_legal, ["alphabeta(depth=9)", "random"], 6, labeller=lab, seed=1, sample=0.0)
+    assert sum(wdl) == 6
+    again, wdl2 = ladder(g, first_legal, ["alphabeta(depth=9)", "random"], 6, labeller=lab, seed=1, sample=0.0)
+    assert wdl2 == wdl and len(again) == len(rows)
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(rows, again))
+    with pytest.raises(ValueError, match="opponents"):
+        ladder(g, first_legal, [], 1, labeller=lab)
+    with pytest.raises(ValueError, match="sample"):
+        ladder(g, first_legal, ["random"], 1, labeller=lab, sample=2.0)

@@ -156,6 +156,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", type=int, help="[az] positions labelled by alpha-beta before self-play (0: none)")
     p.add_argument("--label-depth", type=int, help="[az] the labels' alpha-beta depth")
     p.add_argument("--label-steps", type=int, help="[az] learner steps on the labels before self-play")
+    p.add_argument("--label-quiescence", action=argparse.BooleanOptionalAction,
+                   help="[az] labels follow forcing moves past --label-depth (the engine's quiescence)")
+    p.add_argument("--ladder-rounds", type=int,
+                   help="[az] rounds before self-play: the network plays the ladder, alpha-beta labels what it met")
+    p.add_argument("--ladder-games", type=int, help="[az] games of one ladder round")
+    p.add_argument("--ladder-steps", type=int, help="[az] learner steps after each ladder round")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
     p.add_argument("--full-search-prob", type=float,
                    help="[az] playout-cap randomisation: chance of a full, recorded search (1: off)")
@@ -171,7 +177,8 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
-           "train_steps", "full_search_prob", "backend", "workers")
+           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "train_steps", "full_search_prob",
+           "backend", "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",

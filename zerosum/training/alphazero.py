@@ -56,8 +56,8 @@ from zerosum.training.azconfig import (
     AZ_RECIPE_NOTES, AZ_RECIPES, BACKENDS, RESUMABLE_AZ, RULES, AlphaZeroConfig, az_recipe,
 )
 from zerosum.training.azrun import (
-    EVAL_FIELDS, PROGRESS_FIELDS, LocalWorkers, RayWorkers, _append_csv, _atomic_bytes, _atomic_json, _concat,
-    _tensorboard, _truncate_csv, plot_scores,
+    EVAL_FIELDS, PROGRESS_FIELDS, LadderRounds, LocalWorkers, RayWorkers, _append_csv, _atomic_bytes, _atomic_json,
+    _concat, _tensorboard, _truncate_csv, plot_scores,
 )
 from zerosum.training.learner import Learner, ReplayBuffer, _better, evaluate_network, greedy_policy
 from zerosum.training.rundir import TrainingSetupError, check_out
@@ -92,6 +92,13 @@ def _check_eval(cfg: AlphaZeroConfig, game: Game) -> None:
             make_agent(spec).prepare(game)
         except (ValueError, TypeError) as exc:
             raise TrainingSetupError(f"evaluation opponent {spec!r} cannot play {game.name}: {exc}") from None
+    if (cfg.labels or cfg.ladder_rounds) and cfg.label_quiescence:
+        from zerosum.search import AlphaBeta
+
+        try:
+            AlphaBeta(game, quiescence=True)
+        except ValueError as exc:
+            raise TrainingSetupError(f"label_quiescence: {exc}") from None
     if cfg.symmetry:
         from zerosum.training.symmetry import board_symmetries
 
@@ -164,6 +171,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     best: dict[str, Any] | None = None
     last_eval: dict[str, Any] | None = None
     labelled = False
+    rounds = 0  # ladder rounds done
     if out:
         out.mkdir(parents=True, exist_ok=True)
         if resuming:
@@ -175,6 +183,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             rng = st["rng"]
             it, games_done, elapsed = int(st["iteration"]), int(st["games"]), float(st["seconds"])
             best, last_eval, labelled = st["best"], st["last_eval"], bool(st["labelled"])
+            rounds = int(st.get("ladder_rounds", 0))
             for name in ("progress.csv", "eval.csv"):
                 _truncate_csv(out / name, it)
         else:
@@ -209,7 +218,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         torch.save({"net": net.state_dict(), "opt": learner.opt.state_dict(), "learner_steps": learner.steps,
                     "buffer": buffer.state(), "rng": rng, "iteration": it, "games": games_done,
                     "seconds": time.perf_counter() - start, "best": best, "last_eval": last_eval,
-                    "labelled": labelled}, buf)
+                    "labelled": labelled, "ladder_rounds": rounds}, buf)
         _atomic_bytes(out / "state.pt", buf.getvalue())
         save_network(out / "model.pt", net, game, _net_config(cfg), metadata=metadata("model"))
 
@@ -217,6 +226,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         nonlocal best, last_eval
         summary = evaluate_network(net, game, cfg, seed=cfg.seed + it)
         summary["iteration"] = it
+        if rounds:
+            summary["ladder_round"] = rounds
         summary["seconds_at"] = time.perf_counter() - start
         last_eval = summary
         for r in summary["rows"]:
@@ -236,7 +247,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         text = ", ".join(f"{r['opponent']} {r['score']:.2f} ({r['wins']}/{r['draws']}/{r['losses']})"
                          for r in summary["rows"])
         lines = f"; lines lost {summary['lines_lost']} of {summary['lines']}" if "lines_lost" in summary else ""
-        log(f"  eval @ it {it}: {text}{lines}  ({summary['seconds']:.1f} s)", flush=True)
+        where = f"ladder {rounds}" if it == 0 and rounds else f"it {it}"
+        log(f"  eval @ {where}: {text}{lines}  ({summary['seconds']:.1f} s)", flush=True)
 
     try:
         if cfg.labels and not labelled:
@@ -248,6 +260,21 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             log(f"labels: {len(data)} positions, {cfg.label_steps} learner steps in {time.perf_counter() - t0:.1f} s "
                 f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
             labelled = True
+            if cfg.eval_every:
+                evaluate_now()
+            save_state()
+        ladder = LadderRounds(workers, cfg, game, net)
+        while rounds < cfg.ladder_rounds and (cfg.max_seconds is None or time.perf_counter() - start < cfg.max_seconds):
+            data = ladder.round(weights(), rounds)
+            buffer.add(data)
+            t0 = time.perf_counter()
+            losses = learner.train(buffer, cfg.ladder_steps, rng)
+            rounds += 1
+            w, d, lost = data.outcomes
+            log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
+                f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
+                f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
+                f"value {losses['value_loss']:.3f})  buffer {buffer.size:,}", flush=True)
             if cfg.eval_every:
                 evaluate_now()
             save_state()
@@ -313,7 +340,8 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     if path is not None and path.is_file():
         try:
             d = load_dataset(path, game)
-            if len(d) >= cfg.labels and d.meta.get("depth") == cfg.label_depth:
+            if (len(d) >= cfg.labels and d.meta.get("depth") == cfg.label_depth
+                    and bool(d.meta.get("quiescence", False)) == cfg.label_quiescence):
                 return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
         except DatasetError:
             pass
@@ -324,8 +352,9 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     parts = n + 1  # the learner labels a share too: it has nothing else to do yet
     share = [cfg.labels // parts + (1 if i < cfg.labels % parts else 0) for i in range(parts)]
     for i in range(n):
-        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i))
-    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n)
+        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, cfg.label_quiescence))
+    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n,
+                        quiescence=cfg.label_quiescence)
     data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
     log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
         f"({n} worker(s) and the learner)", flush=True)
@@ -335,7 +364,8 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
         save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
                                    {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
                                     "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
-                                    "positions": len(data), "seed": cfg.seed}))
+                                    "positions": len(data), "seed": cfg.seed,
+                                    "quiescence": cfg.label_quiescence}))
     return data
 
 

@@ -71,6 +71,18 @@ class AlphaZeroConfig:
     """The labels' alpha-beta depth."""
     label_steps: int = 0
     """Learner steps on the labels before self-play."""
+    label_quiescence: bool = False
+    """Labels follow the game's forcing moves past ``label_depth`` (the engine's quiescence search)."""
+    ladder_rounds: int = 0
+    """Rounds of ladder labels before self-play (expert iteration on the network's own games, DAgger's
+    rule): the network alone plays ``ladder_games`` games against ``ladder_opponents``, alpha-beta at
+    ``label_depth`` labels every position met, the learner takes ``ladder_steps`` steps (0: none)."""
+    ladder_games: int = 200
+    """Games of one ladder round (split between the workers and the learner)."""
+    ladder_opponents: list[str] = field(default_factory=list)
+    """The opponents of the ladder rounds, in turn (empty: ``eval_opponents``)."""
+    ladder_steps: int = 1000
+    """Learner steps after each ladder round."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
@@ -115,7 +127,7 @@ class AlphaZeroConfig:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 1")
         for name in ("iterations", "train_steps", "labels", "label_steps", "eval_every", "eval_games", "eval_openings",
-                     "temperature_moves"):
+                     "temperature_moves", "ladder_rounds", "ladder_games", "ladder_steps"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 0")
@@ -127,8 +139,11 @@ class AlphaZeroConfig:
             raise ValueError(f"max_seconds={self.max_seconds!r} is not allowed: a positive number of seconds")
         if self.label_steps and not self.labels:
             raise ValueError("label_steps > 0 needs labels > 0 (positions to train on)")
-        if not self.iterations and not self.label_steps:
-            raise ValueError("iterations=0 trains only on alpha-beta labels: give labels and label_steps > 0")
+        if self.ladder_rounds and not (self.ladder_games and self.ladder_steps):
+            raise ValueError("ladder_rounds > 0 needs ladder_games > 0 and ladder_steps > 0")
+        if not self.iterations and not self.label_steps and not self.ladder_rounds:
+            raise ValueError("iterations=0 trains only on alpha-beta labels: give labels and label_steps > 0, "
+                             "or ladder_rounds > 0")
 
     def settings(self) -> dict[str, Any]:
         """The settings that define what a run learns (compared when a directory is reused)."""

@@ -1,5 +1,5 @@
-"""Where AlphaZero's self-play runs: worker subprocesses, or Ray actors; and the run's files
-(atomic writes, the CSV curves, score.png, TensorBoard)."""
+"""Where AlphaZero's self-play runs: worker subprocesses, or Ray actors; the ladder rounds they
+share with the learner; and the run's files (atomic writes, the CSV curves, score.png, TensorBoard)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ import numpy as np
 from zerosum.training.selfplay import Games
 
 if TYPE_CHECKING:
+    from zerosum.games import Game
     from zerosum.training.azconfig import AlphaZeroConfig
+
 
 def _atomic_bytes(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -109,7 +111,7 @@ class RayWorkers:
     def submit(self, i: int, msg: tuple[Any, ...]) -> None:
         """Send actor ``i`` a job."""
         a = self.actors[i]
-        self.pending[i] = a.play.remote(msg[1], msg[2]) if msg[0] == "play" else a.label.remote(*msg[1:])
+        self.pending[i] = getattr(a, msg[0]).remote(*msg[1:])  # "play", "label" or "ladder"
 
     def result(self, i: int) -> Games:
         """Actor ``i``'s answer to its last job."""
@@ -120,6 +122,34 @@ class RayWorkers:
         """Stop the actors."""
         for a in self.actors:
             self.ray.kill(a)
+
+
+class LadderRounds:
+    """Ladder rounds (``ladder_rounds``): the workers and the learner each play a share of the round's
+    games with the latest weights, and alpha-beta labels every position met."""
+
+    def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
+        self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
+        self.n = len(workers.conns) if isinstance(workers, LocalWorkers) else len(workers.actors)
+        self.opponents = list(cfg.ladder_opponents or cfg.eval_opponents)
+        self.labeller: Any = None  # the learner's own, made at its first round
+
+    def round(self, weights: bytes, index: int) -> Games:
+        """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
+        from zerosum.training.labeller import Labeller
+        from zerosum.training.selfplay import ladder_games
+
+        cfg, n = self.cfg, self.n
+        parts = n + 1
+        share = [cfg.ladder_games // parts + (1 if i < cfg.ladder_games % parts else 0) for i in range(parts)]
+        seed = cfg.seed * 7919 + 100_003 * (index + 1)
+        for i in range(n):
+            self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth,
+                                    cfg.label_quiescence, seed + i))
+        if self.labeller is None:
+            self.labeller = Labeller(self.game, cfg.label_depth, quiescence=cfg.label_quiescence)
+        own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
+        return _concat([self.workers.result(i) for i in range(n)] + [own])
 
 
 def _concat(parts: list[Games]) -> Games:
@@ -211,4 +241,4 @@ def _tensorboard(out: Path | None, cfg: AlphaZeroConfig) -> Any:
 
 
 
-__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LocalWorkers", "RayWorkers", "plot_scores"]
+__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores"]

@@ -51,7 +51,8 @@ class Games:
     seconds: float = 0.0
     """Wall time the worker spent."""
     outcomes: tuple[int, int, int] = (0, 0, 0)
-    """Games won by the first player, drawn, won by the second."""
+    """Games won by the first player, drawn, won by the second (ladder games: won by the
+    network, drawn, lost)."""
 
     def __len__(self) -> int:
         return int(self.value.shape[0])
@@ -90,6 +91,8 @@ class SelfPlayWorker:
         self.seed = seed
         """The seed of :attr:`rng` and of the batched search."""
         self._search: Any = None
+        self._labeller: Any = None
+        self._labeller_key: Any = None
 
     def _batched(self) -> Any:
         from zerosum.search import BatchedSearch, GuidedConfig
@@ -196,13 +199,55 @@ class SelfPlayWorker:
                      games=games, moves=moves, simulations=sims_total, seconds=time.perf_counter() - start,
                      outcomes=(outcomes[0], outcomes[1], outcomes[2]))
 
-    def label(self, positions: int, depth: int, seed: int) -> Games:
+    def label(self, positions: int, depth: int, seed: int, quiescence: bool = False) -> Games:
         """``positions`` positions labelled by alpha-beta at ``depth`` (see the labeller)."""
         from zerosum.training.labeller import label_dataset
 
         start = time.perf_counter()
-        data = label_dataset(self.game, positions, depth=depth, seed=seed)
+        data = label_dataset(self.game, positions, depth=depth, seed=seed, quiescence=quiescence)
         return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
+
+
+    def ladder(self, weights: bytes | None, games: int, opponents: list[str], depth: int, quiescence: bool,
+               seed: int) -> Games:
+        """``games`` games of the network alone against ``opponents``, every position labelled by
+        alpha-beta at ``depth`` (:func:`ladder_games`; one labeller and its table for every round)."""
+        from zerosum.training.labeller import Labeller
+
+        if weights is not None:
+            self.load(weights)
+        if self._labeller_key != (depth, quiescence):
+            self._labeller = Labeller(self.game, depth, quiescence=quiescence)
+            self._labeller_key = (depth, quiescence)
+        return ladder_games(self.game, self.net, self._labeller, games, opponents, seed)
+
+
+def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: list[str], seed: int) -> Games:
+    """``games`` games of ``net`` alone (its greedy legal move; see :func:`zerosum.training.labeller.ladder`)
+    against ``opponents``, every position labelled by ``labeller``; ``outcomes`` is the network's W/D/L."""
+    import torch
+
+    from zerosum.training.labeller import ladder
+
+    start = time.perf_counter()
+
+    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out, _ = net(torch.from_numpy(obs[None].astype(np.float32)))
+        return np.asarray(out[0].numpy())
+
+    was_training = net.training
+    net.eval()
+    try:
+        rows, wdl = ladder(game, logits, list(opponents), games, labeller=labeller, seed=seed)
+    finally:
+        net.train(was_training)
+    shape = tuple(game.observation_shape)
+    return Games(np.asarray([r[0] for r in rows], np.int8).reshape((-1, *shape)),
+                 np.asarray([r[1] for r in rows], np.int8).reshape(-1, game.num_actions),
+                 np.asarray([r[2].policy for r in rows], np.float32).reshape(-1, game.num_actions),
+                 np.asarray([r[2].value for r in rows], np.float32), games=games, moves=len(rows),
+                 seconds=time.perf_counter() - start, outcomes=wdl)
 
 
 def _exit_with_parent() -> None:
@@ -223,7 +268,8 @@ def _exit_with_parent() -> None:
 
 def serve(conn: Any, args: tuple[Any, ...]) -> None:
     """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
-    ``("play", weights, games)`` and ``("label", positions, depth, seed)`` until ``None``
+    ``("play", weights, games)``, ``("label", positions, depth, seed, quiescence)`` and
+    ``("ladder", weights, games, opponents, depth, quiescence, seed)`` until ``None``
     (or until the learner's process is gone)."""
     _exit_with_parent()
     try:
@@ -242,12 +288,14 @@ def serve(conn: Any, args: tuple[Any, ...]) -> None:
         try:
             if msg[0] == "play":
                 conn.send(("ok", worker.play(msg[1], msg[2])))
+            elif msg[0] == "ladder":
+                conn.send(("ok", worker.ladder(*msg[1:])))
             else:
-                conn.send(("ok", worker.label(msg[1], msg[2], msg[3])))
+                conn.send(("ok", worker.label(*msg[1:])))
         except BaseException as exc:  # noqa: BLE001
             import traceback
 
             conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
 
 
-__all__ = ["Games", "SelfPlayWorker", "serve", "state_bytes"]
+__all__ = ["Games", "SelfPlayWorker", "ladder_games", "serve", "state_bytes"]
