@@ -133,9 +133,14 @@ def test_ladder_labels_every_position_of_games_against_the_opponents():
 
     rows, wdl = ladder(g, first_legal, ["alphabeta(depth=9)"], 4, labeller=lab, seed=1, sample=0.0)
     assert sum(wdl) == 4 and wdl[0] == 0  # perfect play never loses to the learner
-    assert 0 < len(calls) < len(rows)  # the opponent's positions are labelled too
-    for obs, mask, label in rows:
-        assert obs.shape == tuple(g.observation_shape) and np.all(label.policy[mask == 0] == 0)
+    assert 0 < len(calls) == sum(r.learner for r in rows) < len(rows)  # the opponent's positions are labelled too
+    for r in rows:
+        assert r.obs.shape == tuple(g.observation_shape) and np.all(r.label.policy[r.mask == 0] == 0)
+        if r.learner:
+            assert r.move == int(np.flatnonzero(r.mask)[0])  # the learner's own move: its first legal one
+    assert [r.game for r in rows] == sorted(r.game for r in rows) and rows[-1].game == 3
+    perfect, wdl = ladder(g, None, ["alphabeta(depth=9)"], 4, labeller=lab, opening_plies=(0, 0))  # the teacher
+    assert wdl == (0, 4, 0) and all(r.move == int(np.argmax(r.label.policy)) for r in perfect if r.learner)
     rows, wdl = ladder(g, first_legal, ["alphabeta(depth=9)", "random"], 6, labeller=lab, seed=1, sample=0.0)
     assert sum(wdl) == 6
     again, wdl2 = ladder(g, first_legal, ["alphabeta(depth=9)", "random"], 6, labeller=lab, seed=1, sample=0.0)

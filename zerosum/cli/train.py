@@ -163,6 +163,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ladder-games", type=int, help="[az] games of one ladder round")
     p.add_argument("--ladder-steps", type=int, help="[az] learner steps after each ladder round")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
+    p.add_argument("--buffer-size", type=int, help="[az] replay buffer: the last this many positions")
     p.add_argument("--full-search-prob", type=float,
                    help="[az] playout-cap randomisation: chance of a full, recorded search (1: off)")
     p.add_argument("--backend", choices=("local", "ray"), help="[az] self-play in a local process or Ray actors")
@@ -177,8 +178,8 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
-           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "train_steps", "full_search_prob",
-           "backend", "workers")
+           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "train_steps", "buffer_size",
+           "full_search_prob", "backend", "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",

@@ -52,7 +52,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -218,8 +218,26 @@ def generate(game: Game, positions: int, *, depth: int = 8, seed: int = 0, openi
             s = game.apply(s, a)
 
 
+class LadderRow(NamedTuple):
+    """One position of a ladder game (:func:`ladder`)."""
+
+    obs: np.ndarray
+    """int8: the env's planes from the side to move."""
+    mask: np.ndarray
+    """int8: the legal moves."""
+    label: Label
+    """The teacher's label."""
+    game: int
+    """Which of the games (0-based)."""
+    move: int
+    """The move played from here."""
+    learner: bool
+    """Whether the learner was to move."""
+
+
 def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labeller: Labeller, seed: int = 0,
-           opening_plies: tuple[int, int] = (2, 4), sample: float = 0.25) -> tuple[list[Any], tuple[int, int, int]]:
+           opening_plies: tuple[int, int] = (2, 4),
+           sample: float = 0.25) -> tuple[list[LadderRow], tuple[int, int, int]]:
     """Positions a learner meets against the ladder, labelled (expert iteration on the learner's
     own games, DAgger's rule: the learner plays, the teacher labels what it sees).
 
@@ -227,8 +245,9 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
     alternating, each after a random opening of ``opening_plies`` (low, high) plies. The
     learner plays the legal move with the highest of ``logits(obs, mask)`` (float array of
     ``num_actions``); with probability ``sample`` it draws one from their softmax instead, so
-    that the positions vary. Every position of every game, both sides', is labelled. Returns
-    ``([(obs, mask, label), ...], (learner's wins, draws, losses))``.
+    that the positions vary. ``logits=None`` plays the teacher itself (each label's best
+    move). Every position of every game, both sides', is labelled. Returns the rows and the
+    learner's (wins, draws, losses).
     """
     from zerosum.agents import make_agent
 
@@ -243,7 +262,7 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
     for agent in agents:
         agent.prepare(game)
         agent.seed(rng.spawn(1)[0])  # an opponent that draws moves draws them from this seed
-    rows: list[Any] = []
+    rows: list[LadderRow] = []
     wdl = [0, 0, 0]
     for i in range(games):
         opponent = agents[i % len(agents)]
@@ -255,8 +274,13 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
             s = game.apply(s, int(rng.choice(game.legal_actions(s))))
         while not game.is_terminal(s):
             obs, mask = _planes(game, s), np.asarray(game.legal_mask(s), np.int8)
-            rows.append((obs, mask, labeller.label(s)))
-            if game.current_player(s) == me:
+            label = labeller.label(s)
+            mover = game.current_player(s) == me
+            if not mover:
+                a = int(opponent.act(game, s))
+            elif logits is None:
+                a = int(np.argmax(label.policy))
+            else:
                 z = np.asarray(logits(obs, mask), np.float64)
                 z = np.where(mask > 0, z, -np.inf)
                 if rng.random() < sample:
@@ -264,8 +288,7 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
                     a = int(rng.choice(game.num_actions, p=e / e.sum()))
                 else:
                     a = int(np.argmax(z))
-            else:
-                a = int(opponent.act(game, s))
+            rows.append(LadderRow(obs, mask, label, i, a, mover))
             s = game.apply(s, a)
         r = float(game.returns(s)[me])
         wdl[0 if r > 0 else 2 if r < 0 else 1] += 1
@@ -353,4 +376,4 @@ def dataset_for(game_name: str, positions: int, **options: Any) -> Dataset:
 
 
 __all__ = ["DATASET_FORMAT", "VALUE_SCALES", "WIN_SCORE", "Dataset", "DatasetError", "Label", "Labeller",
-           "dataset_for", "generate", "label_dataset", "ladder", "load_dataset", "save_dataset"]
+           "LadderRow", "dataset_for", "generate", "label_dataset", "ladder", "load_dataset", "save_dataset"]

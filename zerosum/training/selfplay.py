@@ -243,10 +243,10 @@ def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: lis
     finally:
         net.train(was_training)
     shape = tuple(game.observation_shape)
-    return Games(np.asarray([r[0] for r in rows], np.int8).reshape((-1, *shape)),
-                 np.asarray([r[1] for r in rows], np.int8).reshape(-1, game.num_actions),
-                 np.asarray([r[2].policy for r in rows], np.float32).reshape(-1, game.num_actions),
-                 np.asarray([r[2].value for r in rows], np.float32), games=games, moves=len(rows),
+    return Games(np.asarray([r.obs for r in rows], np.int8).reshape((-1, *shape)),
+                 np.asarray([r.mask for r in rows], np.int8).reshape(-1, game.num_actions),
+                 np.asarray([r.label.policy for r in rows], np.float32).reshape(-1, game.num_actions),
+                 np.asarray([r.label.value for r in rows], np.float32), games=games, moves=len(rows),
                  seconds=time.perf_counter() - start, outcomes=wdl)
 
 

@@ -1,0 +1,91 @@
+"""How often a network alone plays a move its teacher calls a blunder, in its own games against the ladder.
+
+    python bench/blunders.py --path zoo:connect_four [--game connect_four] [--games 200] \\
+        [--opponents "alphabeta(depth=2); alphabeta(depth=4)"] [--depth 10] [--no-quiescence]
+
+The network alone (``sims=0``: its greedy legal move, nothing sampled) plays ``games`` games
+against each opponent (seats alternating, 2-4 random opening plies;
+:func:`zerosum.training.labeller.ladder`). Alpha-beta at ``depth`` (with the engine's
+quiescence unless ``--no-quiescence``) labels every position, and the positions where the
+network was to move are scored:
+
+* **agrees**: the network's move is the label's best move (or ties it);
+* **blunders**: the label gives the network's move under 1/1000 of the best move's weight,
+  that is a value at least ~7 temperatures (52 heuristic units on Connect Four) below the
+  best, or a proven loss where the best move does not lose;
+* **games with a blunder**: the share of games in which the network blundered at least once.
+
+A network scores 0.90 against an opponent only if few of its games hold a blunder that the
+opponent can punish; these figures say how far it is from that, and whether the teacher's
+own moves would do better (``--teacher`` plays the label's best move instead of the network).
+
+Prints one JSON document, then a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import emit
+
+from zerosum.games import make_game
+from zerosum.values import split_top_level
+
+BLUNDER = 1e-3
+"""A move whose policy weight in the label is under this share of the best move's is a blunder."""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--path", required=True, help="a zerosum.nets checkpoint, or zoo:NAME")
+    ap.add_argument("--game", default="connect_four")
+    ap.add_argument("--games", type=int, default=200, help="games against each opponent")
+    ap.add_argument("--opponents", default="alphabeta(depth=2); alphabeta(depth=4)")
+    ap.add_argument("--depth", type=int, default=10)
+    ap.add_argument("--quiescence", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--teacher", action="store_true", help="play the label's best move instead of the network's")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(1)
+    from zerosum.nets import load_network
+    from zerosum.training.labeller import Labeller, ladder
+
+    game = make_game(args.game)
+    net, _ = load_network(args.path, game)
+    net.eval()
+    labeller = Labeller(game, args.depth, quiescence=args.quiescence)
+
+    def network(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out, _ = net(torch.from_numpy(obs[None].astype(np.float32)))
+        return np.asarray(out[0].numpy())
+
+    rows = []
+    for k, spec in enumerate(split_top_level(args.opponents, ";")):
+        start = time.perf_counter()
+        found, (w, d, lost) = ladder(game, None if args.teacher else network, [spec], args.games,
+                                     labeller=labeller, seed=args.seed + k, sample=0.0)
+        moves = [r for r in found if r.learner]
+        agrees = sum(1 for r in moves if r.label.policy[r.move] >= r.label.policy.max())
+        blunders = [r.game for r in moves if r.label.policy[r.move] < BLUNDER * r.label.policy.max()]
+        rows.append({"agent": "teacher" if args.teacher else args.path, "opponent": spec, "games": args.games,
+                     "wdl": f"{w}/{d}/{lost}", "score": round((w + 0.5 * d) / args.games, 3), "moves": len(moves),
+                     "agrees": round(agrees / max(len(moves), 1), 3),
+                     "blunders": round(len(blunders) / max(len(moves), 1), 4),
+                     "games_with_blunder": round(len(set(blunders)) / args.games, 3),
+                     "seconds": round(time.perf_counter() - start, 1)})
+    emit("blunders", rows, ["agent", "opponent", "games", "wdl", "score", "moves", "agrees", "blunders",
+                            "games_with_blunder", "seconds"],
+         {"depth": args.depth, "quiescence": args.quiescence, "blunder": BLUNDER})
+
+
+if __name__ == "__main__":
+    main()
