@@ -175,13 +175,17 @@ def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_la
 
     one = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
     assert one["ladder_rounds"] == 1 and one["buffer"]["size"] >= 3 * 7  # a game of Connect Four has >= 7 plies
-    r = zerosum_train(*args, "--ladder-rounds", "2", "--resume", cwd=tmp_path)
-    assert r.returncode != 0 and "ladder_rounds" in r.stderr  # another setting: refused
+    assert "best.pt (ladder round 1," in r.stdout
     r = zerosum_train(*args, "--ladder-rounds", "1", "--resume", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "ladder   " not in r.stdout  # nothing left to play
     again = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
     assert again["ladder_rounds"] == 1 and again["buffer"]["size"] == one["buffer"]["size"]
+    r = zerosum_train(*args, "--ladder-rounds", "2", "--resume", cwd=tmp_path)  # more rounds: only the new one
+    assert r.returncode == 0, r.stderr
+    assert "ladder   2" in r.stdout and "ladder   1 " not in r.stdout
+    two = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
+    assert two["ladder_rounds"] == 2 and two["buffer"]["size"] > one["buffer"]["size"]
     from zerosum.nets import load_network
 
     _, meta = load_network(tmp_path / "run" / "best.pt", make_game("connect_four"))

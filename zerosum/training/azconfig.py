@@ -14,7 +14,8 @@ RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
 BACKENDS = ("local", "ray")
 """Where self-play runs: a local subprocess, or Ray actors."""
-RESUMABLE_AZ = ("iterations", "max_seconds", "verbose", "out", "tensorboard", "log_every", "backend", "workers")
+RESUMABLE_AZ = ("iterations", "ladder_rounds", "max_seconds", "verbose", "out", "tensorboard", "log_every", "backend",
+                "workers")
 """Settings that may differ between a run and its resumption (they do not change what is learned)."""
 
 
