@@ -131,8 +131,11 @@ class LadderRounds:
     def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
         self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
         self.n = len(workers.conns) if isinstance(workers, LocalWorkers) else len(workers.actors)
+        """How many workers play beside the learner (each round splits its games n + 1 ways)."""
         self.opponents = list(cfg.ladder_opponents or cfg.eval_opponents)
-        self.labeller: Any = None  # the learner's own, made at its first round
+        """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
+        self.labeller: Any = None
+        """The learner's own labeller (its table kept between rounds), made at its first round."""
 
     def round(self, weights: bytes, index: int) -> Games:
         """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
