@@ -28,7 +28,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -57,21 +56,17 @@ def main() -> None:
     torch.set_num_threads(1)
     from zerosum.nets import load_network
     from zerosum.training.labeller import Labeller, ladder
+    from zerosum.training.selfplay import network_logits
 
     game = make_game(args.game)
     net, _ = load_network(args.path, game)
     net.eval()
     labeller = Labeller(game, args.depth, quiescence=args.quiescence)
 
-    def network(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            out, _ = net(torch.from_numpy(obs[None].astype(np.float32)))
-        return np.asarray(out[0].numpy())
-
     rows = []
     for k, spec in enumerate(split_top_level(args.opponents, ";")):
         start = time.perf_counter()
-        found, (w, d, lost) = ladder(game, None if args.teacher else network, [spec], args.games,
+        found, (w, d, lost) = ladder(game, None if args.teacher else network_logits(net), [spec], args.games,
                                      labeller=labeller, seed=args.seed + k, sample=0.0)
         moves = [r for r in found if r.learner]
         agrees = sum(1 for r in moves if r.label.policy[r.move] >= r.label.policy.max())

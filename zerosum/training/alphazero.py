@@ -57,7 +57,7 @@ from zerosum.training.azconfig import (
 )
 from zerosum.training.azrun import (
     EVAL_FIELDS, PROGRESS_FIELDS, LadderRounds, LocalWorkers, RayWorkers, _append_csv, _atomic_bytes, _atomic_json,
-    _concat, _tensorboard, _truncate_csv, plot_scores,
+    _concat, _tensorboard, _truncate_csv, plot_scores, shares,
 )
 from zerosum.training.learner import Learner, ReplayBuffer, _better, evaluate_network, greedy_policy
 from zerosum.training.rundir import TrainingSetupError, check_out
@@ -193,8 +193,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         _atomic_json(out / "run.json", {"settings": cfg.settings(), "algo": "alphazero",
                                         "iterations": cfg.iterations, "command": _command()})
     tb = _tensorboard(out, cfg)
-    per = [cfg.games_per_iteration // cfg.workers + (1 if i < cfg.games_per_iteration % cfg.workers else 0)
-           for i in range(cfg.workers)]
+    per = shares(cfg.games_per_iteration, cfg.workers)
     args = [(game.name, dict(game.variant), dict(cfg.net), cfg.search_options(), cfg.seed * 1000 + it * 7 + i)
             for i in range(cfg.workers)]
     workers: LocalWorkers | RayWorkers = LocalWorkers(args) if cfg.backend == "local" else RayWorkers(args)
@@ -347,10 +346,9 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
             pass
     from zerosum.training.labeller import label_dataset
 
-    n = len(workers.conns) if isinstance(workers, LocalWorkers) else len(workers.actors)
+    n = len(workers)
     t0 = time.perf_counter()
-    parts = n + 1  # the learner labels a share too: it has nothing else to do yet
-    share = [cfg.labels // parts + (1 if i < cfg.labels % parts else 0) for i in range(parts)]
+    share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
     for i in range(n):
         workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, cfg.label_quiescence))
     own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n,

@@ -70,6 +70,9 @@ class LocalWorkers:
             raise RuntimeError(f"self-play worker failed: {value}")
         return value
 
+    def __len__(self) -> int:
+        return len(self.conns)
+
     def submit(self, i: int, msg: tuple[Any, ...]) -> None:
         """Send worker ``i`` a job."""
         self.conns[i].send(msg)
@@ -108,10 +111,13 @@ class RayWorkers:
         self.pending: list[Any] = [None] * len(args)
         """Each actor's object reference for its last job (None before the first), read by :meth:`result`."""
 
+    def __len__(self) -> int:
+        return len(self.actors)
+
     def submit(self, i: int, msg: tuple[Any, ...]) -> None:
         """Send actor ``i`` a job."""
         a = self.actors[i]
-        self.pending[i] = getattr(a, msg[0]).remote(*msg[1:])  # "play", "label" or "ladder"
+        self.pending[i] = getattr(a, msg[0]).remote(*msg[1:])  # one of selfplay.JOBS
 
     def result(self, i: int) -> Games:
         """Actor ``i``'s answer to its last job."""
@@ -130,8 +136,6 @@ class LadderRounds:
 
     def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
         self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
-        self.n = len(workers.conns) if isinstance(workers, LocalWorkers) else len(workers.actors)
-        """How many workers play beside the learner (each round splits its games n + 1 ways)."""
         self.opponents = list(cfg.ladder_opponents or cfg.eval_opponents)
         """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
         self.labeller: Any = None
@@ -142,9 +146,8 @@ class LadderRounds:
         from zerosum.training.labeller import Labeller
         from zerosum.training.selfplay import ladder_games
 
-        cfg, n = self.cfg, self.n
-        parts = n + 1
-        share = [cfg.ladder_games // parts + (1 if i < cfg.ladder_games % parts else 0) for i in range(parts)]
+        cfg, n = self.cfg, len(self.workers)
+        share = shares(cfg.ladder_games, n + 1)  # the learner plays the last share
         seed = cfg.seed * 7919 + 100_003 * (index + 1)
         for i in range(n):
             self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth,
@@ -153,6 +156,11 @@ class LadderRounds:
             self.labeller = Labeller(self.game, cfg.label_depth, quiescence=cfg.label_quiescence)
         own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
         return _concat([self.workers.result(i) for i in range(n)] + [own])
+
+
+def shares(total: int, parts: int) -> list[int]:
+    """``total`` split into ``parts`` whole shares that differ by at most one, the larger first."""
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
 def _concat(parts: list[Games]) -> Games:
@@ -244,4 +252,4 @@ def _tensorboard(out: Path | None, cfg: AlphaZeroConfig) -> Any:
 
 
 
-__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores"]
+__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores", "shares"]

@@ -124,14 +124,13 @@ class Learner:
 def greedy_policy(net: Any, game: Game) -> Any:
     """The network alone (``sims=0``) as a policy callable for :func:`zerosum.evaluate`: the
     legal move with the highest logit."""
-    import torch
+    from zerosum.training.selfplay import network_logits
+
+    forward = network_logits(net)
 
     def act(observation: dict[str, np.ndarray]) -> int:
-        x = torch.from_numpy(np.asarray(observation["observation"], np.float32)[None])
-        with torch.no_grad():
-            logits, _ = net(x)
-        logits = logits[0].numpy().astype(np.float64)
         mask = np.asarray(observation["action_mask"]) > 0
+        logits = forward(observation["observation"], mask)
         logits[~mask] = -np.inf
         return int(np.argmax(logits))
 

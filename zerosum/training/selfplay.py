@@ -92,7 +92,6 @@ class SelfPlayWorker:
         """The seed of :attr:`rng` and of the batched search."""
         self._search: Any = None
         self._labeller: Any = None
-        self._labeller_key: Any = None
 
     def _batched(self) -> Any:
         from zerosum.search import BatchedSearch, GuidedConfig
@@ -216,30 +215,35 @@ class SelfPlayWorker:
 
         if weights is not None:
             self.load(weights)
-        if self._labeller_key != (depth, quiescence):
+        lab = self._labeller
+        if lab is None or (lab.depth, lab.quiescence) != (depth, bool(quiescence)):
             self._labeller = Labeller(self.game, depth, quiescence=quiescence)
-            self._labeller_key = (depth, quiescence)
         return ladder_games(self.game, self.net, self._labeller, games, opponents, seed)
+
+
+def network_logits(net: Any) -> Any:
+    """``logits(obs, mask)``: the network's policy logits (float64, every action) for one position's
+    planes, no gradient; the mask is not applied."""
+    import torch
+
+    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out, _ = net(torch.from_numpy(np.asarray(obs, np.float32)[None]))
+        return np.asarray(out[0].numpy(), np.float64)
+
+    return logits
 
 
 def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: list[str], seed: int) -> Games:
     """``games`` games of ``net`` alone (its greedy legal move; see :func:`zerosum.training.labeller.ladder`)
     against ``opponents``, every position labelled by ``labeller``; ``outcomes`` is the network's W/D/L."""
-    import torch
-
     from zerosum.training.labeller import ladder
 
     start = time.perf_counter()
-
-    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            out, _ = net(torch.from_numpy(obs[None].astype(np.float32)))
-        return np.asarray(out[0].numpy())
-
     was_training = net.training
     net.eval()
     try:
-        rows, wdl = ladder(game, logits, list(opponents), games, labeller=labeller, seed=seed)
+        rows, wdl = ladder(game, network_logits(net), list(opponents), games, labeller=labeller, seed=seed)
     finally:
         net.train(was_training)
     shape = tuple(game.observation_shape)
@@ -266,6 +270,10 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+JOBS = ("play", "label", "ladder")
+"""What a worker does: its methods of these names, called with a job's other items."""
+
+
 def serve(conn: Any, args: tuple[Any, ...]) -> None:
     """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
     ``("play", weights, games)``, ``("label", positions, depth, seed, quiescence)`` and
@@ -286,16 +294,13 @@ def serve(conn: Any, args: tuple[Any, ...]) -> None:
         if msg is None:
             return
         try:
-            if msg[0] == "play":
-                conn.send(("ok", worker.play(msg[1], msg[2])))
-            elif msg[0] == "ladder":
-                conn.send(("ok", worker.ladder(*msg[1:])))
-            else:
-                conn.send(("ok", worker.label(*msg[1:])))
+            if msg[0] not in JOBS:
+                raise ValueError(f"unknown job {msg[0]!r}: one of {', '.join(JOBS)}")
+            conn.send(("ok", getattr(worker, msg[0])(*msg[1:])))
         except BaseException as exc:  # noqa: BLE001
             import traceback
 
             conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
 
 
-__all__ = ["Games", "SelfPlayWorker", "ladder_games", "serve", "state_bytes"]
+__all__ = ["JOBS", "Games", "SelfPlayWorker", "ladder_games", "network_logits", "serve", "state_bytes"]
