@@ -43,7 +43,8 @@ def _positions(game, n=12, seed=0):
     return obs, np.stack([game.legal_mask(s) for s in states])
 
 
-@pytest.mark.parametrize("config", [TINY, NetConfig(kind="mlp", hidden=(16, 8))], ids=["resnet", "mlp"])
+@pytest.mark.parametrize("config", [TINY, NetConfig(kind="resnet", blocks=1, channels=8, lines=3),
+                                    NetConfig(kind="mlp", hidden=(16, 8))], ids=["resnet", "resnet-lines", "mlp"])
 def test_a_checkpoint_round_trips_with_identical_outputs(tmp_path, config):
     game = make_game("connect_four", rows=5, columns=4, x_in_row=3)
     net = _trained_a_little(build_network(game, config))

@@ -45,10 +45,89 @@ def test_config_defaults_per_kind_and_dict_round_trip():
     ({"kind": "mlp", "hidden": 64}, r"hidden=64 is not allowed: a list of layer sizes"),
     ({"kind": "mlp", "blocks": 4}, r"blocks=4 does not apply to kind='mlp'; its options are hidden"),
     ({"kind": "resnet", "hidden": (8,)}, r"hidden=\(8,\) does not apply to kind='resnet'"),
+    ({"kind": "resnet", "lines": 1}, r"lines=1 is not allowed: 0 \(no line features\) or the length of a winning"),
+    ({"kind": "resnet", "lines": -2}, r"lines=-2 is not allowed: lines is an int >= 0"),
+    ({"kind": "mlp", "lines": 4}, r"lines=4 does not apply to kind='mlp'"),
 ])
 def test_bad_configs_say_what_is_allowed(kwargs, message):
     with pytest.raises(NetConfigError, match=message):
         NetConfig(**kwargs)
+
+
+def test_line_features_are_an_option_old_configs_do_not_show():
+    assert NetConfig().lines == 0 and "lines" not in NetConfig().to_dict()
+    cfg = NetConfig(kind="resnet", blocks=1, channels=8, lines=4)
+    assert cfg.to_dict()["lines"] == 4 and NetConfig.from_dict(cfg.to_dict()) == cfg
+
+
+@pytest.mark.parametrize(("shape", "lines", "message"), [
+    ((6, 7, 3), 8, r"lines=8 does not fit a 6x7 board: a line is at most 7 cells"),
+    ((10,), 3, r"lines=3 needs a board observation \(H, W, C\) whose first two planes are the two sides' stones; "
+               r"this game's observation shape is \(10,\)"),
+    ((5, 4), 3, r"lines=3 needs a board observation"),
+    ((5, 4, 1), 3, r"lines=3 needs a board observation"),
+])
+def test_line_features_that_do_not_fit_the_observation_are_refused(shape, lines, message):
+    with pytest.raises(NetConfigError, match=message):
+        network_for(shape, 4, NetConfig(kind="resnet", blocks=0, channels=4, lines=lines))
+
+
+def _line_planes_by_hand(mine, theirs, k):
+    """Each side's threat cells and open (k - 2) windows per empty cell, window by window in Python."""
+    h, w = mine.shape
+    out = np.zeros((4, h, w))
+    empty = (mine == 0) & (theirs == 0)
+    for side, (own, other) in enumerate(((mine, theirs), (theirs, mine))):
+        for r in range(h):
+            for c in range(w):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                    if not all(0 <= y < h and 0 <= x < w for y, x in cells):
+                        continue
+                    stones = sum(own[y, x] for y, x in cells)
+                    if any(other[y, x] for y, x in cells):
+                        continue
+                    for y, x in cells:
+                        if empty[y, x] and stones == k - 1:
+                            out[2 * side, y, x] = 1
+                        if empty[y, x] and stones == k - 2:
+                            out[2 * side + 1, y, x] += 0.25
+    out[1::2] = np.minimum(out[1::2], 1.0)
+    return out
+
+
+@pytest.mark.parametrize(("name", "k"), [("connect_four", 4), ("tictactoe", 3), ("pentago", 5)])
+def test_line_features_match_a_window_by_window_count_and_the_rules(name, k):
+    """The planes equal a count over every window, and on Connect Four and tic-tac-toe a legal move
+    wins exactly when it fills one of the mover's threat cells (the rules' own verdict)."""
+    game = make_game(name)
+    net = build_network(game, NetConfig(kind="resnet", blocks=0, channels=4, lines=k))
+    rng = np.random.default_rng(3)
+    h, w = game.observation_shape[:2]
+    wins_seen = 0
+    for _ in range(150):
+        s = game.initial_state()
+        for _ in range(int(rng.integers(0, h * w))):
+            if game.is_terminal(s):
+                break
+            s = game.apply(s, int(rng.choice(game.legal_actions(s))))
+        if game.is_terminal(s):
+            continue
+        me = game.current_player(s)
+        obs = np.asarray(game.observation(s, me), np.float32)
+        board = torch.from_numpy(obs)[None].permute(0, 3, 1, 2)
+        planes = net.lines(board)[0].numpy()
+        np.testing.assert_array_equal(planes[:3], obs.transpose(2, 0, 1))
+        np.testing.assert_array_equal(planes[3:], _line_planes_by_hand(obs[..., 0], obs[..., 1], k))
+        if name == "pentago":  # a move there also turns a quarter
+            continue
+        for a in game.legal_actions(s).tolist():
+            after = np.asarray(game.observation(game.apply(s, a), me), np.float32)[..., 0]
+            (y,), (x,) = np.nonzero(after - obs[..., 0])
+            wins = game.is_terminal(game.apply(s, a)) and game.returns(game.apply(s, a))[me] > 0
+            assert bool(planes[3, y, x]) == wins
+            wins_seen += wins
+    assert name == "pentago" or wins_seen > 10
 
 
 def test_from_dict_names_unknown_options():

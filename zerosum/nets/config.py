@@ -34,7 +34,7 @@ KINDS = ("resnet", "mlp")
 """The network kinds :class:`NetConfig` allows."""
 
 _FIELDS: dict[str, dict[str, Any]] = {
-    "resnet": {"blocks": 4, "channels": 64, "policy_channels": 2, "value_hidden": 64},
+    "resnet": {"blocks": 4, "channels": 64, "policy_channels": 2, "value_hidden": 64, "lines": 0},
     "mlp": {"hidden": (256, 256)},
 }
 
@@ -62,6 +62,16 @@ class NetConfig:
     """ResNet: channels of the policy head's 1x1 convolution before its linear layer. Default 2."""
     value_hidden: int | None = None
     """ResNet: units of the value head's hidden layer. Default 64."""
+    lines: int | None = None
+    """ResNet: line features for games won by ``lines`` stones in a row (Connect Four 4,
+    tic-tac-toe 3, Pentago 5); 0, the default, adds none. Fixed convolutions read the board's
+    first two planes (the observer's stones, the opponent's) and add four planes to the
+    stem's input: for each side, the empty cells that would complete a line (a window of
+    ``lines`` cells holding ``lines - 1`` of its stones and none of the other's), and how many
+    windows with ``lines - 2`` of its stones and none of the other's pass through each empty
+    cell (a quarter each, at most 1). They are a function of the position alone, as the
+    planes are: no move is tried. Needs an ``(H, W, C)`` observation with C >= 2 and
+    ``lines`` <= max(H, W)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -77,6 +87,10 @@ class NetConfig:
                 object.__setattr__(self, name, default)
         if self.kind == "resnet":
             _check_int("blocks", self.blocks, low=0)
+            _check_int("lines", self.lines, low=0)
+            if self.lines == 1:
+                raise NetConfigError("lines=1 is not allowed: 0 (no line features) or the length of a winning "
+                                     "line, >= 2")
             for name in ("channels", "policy_channels", "value_hidden"):
                 _check_int(name, getattr(self, name), low=1)
         else:
@@ -92,6 +106,8 @@ class NetConfig:
         out: dict[str, Any] = {"kind": self.kind}
         for name in _FIELDS[self.kind]:
             value = getattr(self, name)
+            if name == "lines" and not value:
+                continue  # no line features: the dict is the one networks without the option had
             out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
@@ -143,6 +159,14 @@ def network_for(observation_shape: tuple[int, ...], num_actions: int, config: Ne
                              f"got {config!r}")
     if isinstance(num_actions, bool) or not isinstance(num_actions, int) or num_actions < 1:
         raise NetConfigError(f"num_actions={num_actions!r} is not allowed: an int >= 1")
+    if config.lines:
+        shape = tuple(int(n) for n in observation_shape)
+        if len(shape) < 3 or math.prod(shape[2:]) < 2:
+            raise NetConfigError(f"lines={config.lines} needs a board observation (H, W, C) whose first two planes "
+                                 f"are the two sides' stones; this game's observation shape is {shape}")
+        if config.lines > max(shape[:2]):
+            raise NetConfigError(f"lines={config.lines} does not fit a {shape[0]}x{shape[1]} board: a line is at "
+                                 f"most {max(shape[:2])} cells (or 0 for no line features)")
     import_torch()
     from zerosum.nets import modules
 

@@ -7,6 +7,10 @@ the board games) and return ``(logits [n, A], value [n])`` with the value squash
   (conv-BN-ReLU-conv-BN, skip, ReLU), a policy head (1x1 convolution to
   ``policy_channels``, BN, ReLU, linear to the actions) and a value head (1x1 convolution to
   one channel, BN, ReLU, linear to ``value_hidden``, ReLU, linear to one, tanh);
+* with ``lines=K`` the ResNet's stem also reads four fixed planes of line features
+  (``LineFeatures``: each side's cells that would complete K in a row, and its open K-2
+  windows through each empty cell), computed from the first two planes by convolutions
+  with no learned weights;
 * ``MLP``: the flattened planes through ``hidden`` layers with ReLU, then a linear policy
   head and a linear value head with tanh.
 
@@ -23,7 +27,7 @@ from typing import Any
 
 from zerosum.nets.config import NetConfig, board_shape
 
-CLASSES = ("ResidualBlock", "ResNet", "MLP")
+CLASSES = ("ResidualBlock", "LineFeatures", "ResNet", "MLP")
 """The module classes defined on first use."""
 
 
@@ -37,6 +41,7 @@ def __getattr__(name: str) -> Any:
 def _define() -> dict[str, Any]:
     """Define the torch module classes (importing torch) and make them attributes of this module."""
     import torch
+    import torch.nn.functional as F
     from torch import nn
 
     class ResidualBlock(nn.Module):
@@ -54,6 +59,35 @@ def _define() -> dict[str, Any]:
             y = torch.relu(self.bn1(self.conv1(x)))
             return torch.relu(x + self.bn2(self.conv2(y)))
 
+    class LineFeatures(nn.Module):
+        """The board's planes followed by four line-feature planes (:attr:`NetConfig.lines`)."""
+
+        def __init__(self, length: int) -> None:
+            super().__init__()
+            self.length = length
+            for i, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+                kernel = torch.zeros(1, 1, (length - 1) * dr + 1, (length - 1) * abs(dc) + 1)
+                for j in range(length):
+                    kernel[0, 0, j * dr, j * dc if dc >= 0 else length - 1 - j] = 1.0
+                self.register_buffer(f"kernel{i}", kernel, persistent=False)  # fixed: not in the state dict
+
+        def forward(self, board: torch.Tensor) -> torch.Tensor:
+            """``[n, C + 4, H, W]`` for a board ``[n, C, H, W]`` whose planes 0 and 1 are the two sides' stones."""
+            mine, theirs = board[:, :1], board[:, 1:2]
+            empty = 1.0 - mine - theirs
+            kernels = [getattr(self, f"kernel{i}") for i in range(4)]
+            planes = [board]
+            for own, other in ((mine, theirs), (theirs, mine)):
+                threats = torch.zeros_like(own)
+                open_windows = torch.zeros_like(own)
+                for k in kernels:  # a window's stone counts, then spread back over its cells
+                    count, clean = F.conv2d(own, k), (F.conv2d(other, k) == 0).to(own.dtype)
+                    threats = threats + F.conv_transpose2d((count == self.length - 1).to(own.dtype) * clean, k)
+                    open_windows = open_windows + F.conv_transpose2d(
+                        (count == self.length - 2).to(own.dtype) * clean, k)
+                planes += [(threats > 0).to(own.dtype) * empty, (open_windows / 4).clamp(max=1.0) * empty]
+            return torch.cat(planes, 1)
+
     class ResNet(nn.Module):
         """AlphaZero's residual network over an observation read as a board (:func:`~zerosum.nets.board_shape`)."""
 
@@ -64,7 +98,9 @@ def _define() -> dict[str, Any]:
             # NetConfig fills every field of its kind, so the `or` never applies
             ch, pc, vh, blocks = (config.channels or 0, config.policy_channels or 0, config.value_hidden or 0,
                                   config.blocks or 0)
-            self.stem = nn.Sequential(nn.Conv2d(c_in, ch, 3, padding=1, bias=False), nn.BatchNorm2d(ch), nn.ReLU())
+            self.lines = LineFeatures(config.lines) if config.lines else None
+            self.stem = nn.Sequential(nn.Conv2d(c_in + (4 if config.lines else 0), ch, 3, padding=1, bias=False),
+                                      nn.BatchNorm2d(ch), nn.ReLU())
             self.tower = nn.Sequential(*(ResidualBlock(ch) for _ in range(blocks)))
             self.policy_head = nn.Sequential(nn.Conv2d(ch, pc, 1, bias=False), nn.BatchNorm2d(pc), nn.ReLU(),
                                              nn.Flatten(), nn.Linear(pc * h * w, num_actions))
@@ -80,6 +116,8 @@ def _define() -> dict[str, Any]:
                 board = x.reshape(n, c, 1, 1)
             else:  # (n, H, W, ...) -> (n, C, H, W)
                 board = x.reshape(n, h, w, c).permute(0, 3, 1, 2)
+            if self.lines is not None:
+                board = self.lines(board)
             y = self.tower(self.stem(board))
             return self.policy_head(y), self.value_head(y).reshape(n)
 
@@ -103,7 +141,8 @@ def _define() -> dict[str, Any]:
             y = self.body(x)
             return self.policy_head(y), self.value_head(y).reshape(x.shape[0])
 
-    classes: dict[str, Any] = {"ResidualBlock": ResidualBlock, "ResNet": ResNet, "MLP": MLP}
+    classes: dict[str, Any] = {"ResidualBlock": ResidualBlock, "LineFeatures": LineFeatures, "ResNet": ResNet,
+                               "MLP": MLP}
     for name, cls in classes.items():
         cls.__qualname__ = name  # pickle finds them here, as module attributes
         globals()[name] = cls
