@@ -65,28 +65,33 @@ def _define() -> dict[str, Any]:
         def __init__(self, length: int) -> None:
             super().__init__()
             self.length = length
-            for i, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
-                kernel = torch.zeros(1, 1, (length - 1) * dr + 1, (length - 1) * abs(dc) + 1)
-                for j in range(length):
-                    kernel[0, 0, j * dr, j * dc if dc >= 0 else length - 1 - j] = 1.0
-                self.register_buffer(f"kernel{i}", kernel, persistent=False)  # fixed: not in the state dict
+            # one K x K kernel per direction, anchored at the window's top-left corner: a window's
+            # stone count lands on its anchor, and every window on the board has its anchor on the
+            # board once the board is padded by K - 1 cells below and to the right
+            kernels = torch.zeros(4, 1, length, length)
+            for j in range(length):
+                kernels[0, 0, 0, j] = kernels[1, 0, j, 0] = kernels[2, 0, j, j] = kernels[3, 0, j, length - 1 - j] = 1
+            self.register_buffer("kernels", kernels, persistent=False)  # fixed: not in the state dict
+            self.register_buffer("spread", kernels.repeat(2, 1, 1, 1), persistent=False)
 
         def forward(self, board: torch.Tensor) -> torch.Tensor:
             """``[n, C + 4, H, W]`` for a board ``[n, C, H, W]`` whose planes 0 and 1 are the two sides' stones."""
-            mine, theirs = board[:, :1], board[:, 1:2]
-            empty = 1.0 - mine - theirs
-            kernels = [getattr(self, f"kernel{i}") for i in range(4)]
-            planes = [board]
-            for own, other in ((mine, theirs), (theirs, mine)):
-                threats = torch.zeros_like(own)
-                open_windows = torch.zeros_like(own)
-                for k in kernels:  # a window's stone counts, then spread back over its cells
-                    count, clean = F.conv2d(own, k), (F.conv2d(other, k) == 0).to(own.dtype)
-                    threats = threats + F.conv_transpose2d((count == self.length - 1).to(own.dtype) * clean, k)
-                    open_windows = open_windows + F.conv_transpose2d(
-                        (count == self.length - 2).to(own.dtype) * clean, k)
-                planes += [(threats > 0).to(own.dtype) * empty, (open_windows / 4).clamp(max=1.0) * empty]
-            return torch.cat(planes, 1)
+            n, _, h, w = board.shape
+            k = self.length
+            mine, theirs = board[:, 0], board[:, 1]
+            pad = (0, k - 1, 0, k - 1)
+            # each side's stones, and what blocks it (the other side's stones, and off the board)
+            own = F.pad(torch.stack([mine, theirs], 1), pad).reshape(2 * n, 1, h + k - 1, w + k - 1)
+            other = F.pad(torch.stack([theirs, mine], 1), pad, value=1.0).reshape(2 * n, 1, h + k - 1, w + k - 1)
+            count = F.conv2d(own, self.kernels)  # [2n, 4 directions, h, w]: stones in each window
+            clean = F.conv2d(other, self.kernels) == 0
+            windows = torch.cat([(count == k - 1) & clean, (count == k - 2) & clean], 1).to(board.dtype)
+            cells = F.conv_transpose2d(windows, self.spread, groups=2)[:, :, :h, :w]  # windows through each cell
+            empty = (1.0 - mine - theirs).unsqueeze(1)
+            cells = cells.reshape(n, 2, 2, h, w)  # side, (threat windows, open windows)
+            threats = (cells[:, :, 0] > 0).to(board.dtype) * empty
+            open_windows = (cells[:, :, 1] / 4).clamp(max=1.0) * empty
+            return torch.cat([board, threats[:, :1], open_windows[:, :1], threats[:, 1:], open_windows[:, 1:]], 1)
 
     class ResNet(nn.Module):
         """AlphaZero's residual network over an observation read as a board (:func:`~zerosum.nets.board_shape`)."""
