@@ -9,6 +9,11 @@ Reads a labels file (``OUT/labels.npz`` of an AlphaZero run, or
 relabelling is needed), trains the network for ``steps`` minibatch steps (AdamW, batch 256,
 one torch thread, the board's symmetries), then plays the network alone (``sims=0``)
 ``games`` games against each opponent (seats alternating, paired 2-ply random openings).
+With ``--held-out F`` the last fraction F of the positions is kept out of training, and the
+network's greedy legal move on them is scored against their labels: **agrees** (it is the
+label's best move, or ties it) and **blunders** (the label gives it under 1/1000 of the best
+move's weight; ``bench/blunders.py`` counts the same in a network's own games). Comparing
+``--net ... lines=4`` with the same network without it measures what the line features give.
 With ``--save`` the network is written as a zerosum.nets checkpoint with this command in
 its sidecar.
 
@@ -44,6 +49,7 @@ def main() -> None:
     ap.add_argument("--opponents", default="alphabeta(depth=2); alphabeta(depth=4)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--held-out", type=float, default=0.0, help="fraction of the positions kept out of training")
     ap.add_argument("--save")
     args = ap.parse_args()
     import torch
@@ -57,22 +63,27 @@ def main() -> None:
 
     data = load_dataset(args.labels)
     game = make_game(data.meta["game"], **data.meta["variant"])
+    if not 0.0 <= args.held_out < 1.0:
+        raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) is required")
     policy = data.policy.astype(np.float64) ** args.sharpen
     policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
+    n_train = len(data) - round(args.held_out * len(data))
     net_cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in parse_assignments(args.net, "--net").items()}
-    cfg = AlphaZeroConfig(game=game.name, net=net_cfg, symmetry=True, lr=args.lr, buffer_size=len(data),
+    cfg = AlphaZeroConfig(game=game.name, net=net_cfg, symmetry=True, lr=args.lr, buffer_size=n_train,
                           eval_opponents=split_top_level(args.opponents), eval_games=args.games, eval_openings=2,
-                          iterations=0, labels=len(data), label_steps=args.steps, seed=args.seed, out=None)
+                          iterations=0, labels=n_train, label_steps=args.steps, seed=args.seed, out=None)
     net = build_network(game, NetConfig.from_dict(net_cfg))
     learner = Learner(game, cfg, net)
-    buf = ReplayBuffer(len(data), tuple(game.observation_shape), game.num_actions)
-    buf.add(Games(data.obs, data.mask, policy, data.value))
+    buf = ReplayBuffer(n_train, tuple(game.observation_shape), game.num_actions)
+    buf.add(Games(data.obs[:n_train], data.mask[:n_train], policy[:n_train], data.value[:n_train]))
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     losses = learner.train(buf, args.steps, rng)
     train_s = time.perf_counter() - t0
+    held = _held_out(net, data.obs[n_train:], data.mask[n_train:], data.policy[n_train:])
     summary = evaluate_network(net, game, cfg, seed=args.seed)
-    rows = [{"game": game.name, "labels": len(data), "depth": data.meta.get("depth"), "sharpen": args.sharpen,
+    rows = [{"game": game.name, "net": " ".join(args.net), "labels": n_train, "depth": data.meta.get("depth"),
+             "sharpen": args.sharpen, **held,
              "steps": args.steps, "train_s": round(train_s, 1), "policy_loss": round(losses["policy_loss"], 3),
              "value_loss": round(losses["value_loss"], 3), "opponent": r["opponent"], "games": r["games"],
              "wdl": f"{r['wins']}/{r['draws']}/{r['losses']}", "score": round(r["score"], 3),
@@ -82,6 +93,22 @@ def main() -> None:
         save_network(args.save, net, game, NetConfig.from_dict(net_cfg),
                      metadata={"train_steps": args.steps, "command": command, "evaluation": summary})
     emit("labels_only", rows, list(rows[0]))
+
+
+def _held_out(net: object, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> dict[str, object]:
+    """The network's greedy legal move on held-out labelled positions, scored against the labels."""
+    if not len(obs):
+        return {}
+    import torch
+
+    net.eval()  # type: ignore[attr-defined]
+    with torch.no_grad():
+        logits = np.concatenate([net(torch.from_numpy(obs[i:i + 1024].astype(np.float32)))[0].numpy()  # type: ignore[operator]
+                                 for i in range(0, len(obs), 1024)])
+    moves = np.where(mask > 0, logits, -np.inf).argmax(axis=1)
+    weight, best = policy[np.arange(len(moves)), moves], policy.max(axis=1)
+    return {"held_out": len(moves), "agrees": round(float(np.mean(weight >= best)), 3),
+            "blunders": round(float(np.mean(weight < 1e-3 * best)), 4)}
 
 
 if __name__ == "__main__":
