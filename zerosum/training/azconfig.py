@@ -170,19 +170,23 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
         "iterations": 40, "max_seconds": 300.0, "eval_every": 2, "eval_opponents": ["alphabeta(depth=9)", "random"],
         "eval_games": 20, "eval_openings": 1, "eval_exhaustive": True,
     },
-    # Connect Four: depth-8 alpha-beta labels first (expert iteration), then PUCT self-play with
-    # 32 simulations (8 unrecorded for half of the moves: playout caps) and the mirror symmetry.
-    # PUCT, not Gumbel's root: Gumbel self-play never reached perfect tic-tac-toe in three seeds
-    # (PUCT did in all three), and the PUCT run (30 minutes, 27,000 games, a quiet machine) gave
-    # 0.46/0.48 alone and 0.64/0.54 with 64 simulations against depth 2/4 (400 games), against
-    # 0.25/0.17 and 0.50/0.39 for the Gumbel run (37 minutes at load 6-12: 3,840 games).
+    # Connect Four: ladder rounds (expert iteration on the network's own games, DAgger's rule)
+    # with depth-10 quiescence labels, and a 3 x 48 ResNet with line features (lines=4). The
+    # run of these settings (one seed, a quiet machine) gave best.pt at round 15 (53 minutes):
+    # alone 0.67/0.50/0.35 against depths 2/4/6 and with 64 simulations 0.81/0.64/0.52 and
+    # 0.72 against mcts at equal time (400 games each), where the PUCT self-play recipe that
+    # came before (30 minutes, 27,000 games after 40,000 depth-8 labels) gave 0.46/0.48/0.31
+    # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. The rounds stop at 3,400 s, so the
+    # last one (about 200 s) ends within the hour; the self-play settings below apply only
+    # with --iterations N after them.
     "az_connect_four": {
-        "game": "connect_four", "net": {"kind": "resnet", "blocks": 2, "channels": 32}, "rule": "puct",
-        "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
-        "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 100_000, "batch_size": 256,
-        "train_steps": 200, "lr": 1e-3, "labels": 40_000, "label_depth": 8, "label_steps": 3000,
-        "iterations": 1000, "max_seconds": 3600.0, "eval_every": 5,
-        "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40, "eval_openings": 2,
+        "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
+        "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
+        "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
+        "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
+        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3400.0,
+        "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40,
+        "eval_openings": 2,
     },
     # Pentago: depth-3 labels, Gumbel self-play with 16 simulations, the 8 symmetries.
     "az_pentago": {
@@ -198,7 +202,7 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
 
 AZ_RECIPE_NOTES: dict[str, str] = {
     "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
-    "az_connect_four": "AlphaZero Connect Four: depth-8 alpha-beta labels, then PUCT self-play (<= 60 min)",
+    "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features (<= 60 min)",
     "az_pentago": "AlphaZero Pentago: depth-3 alpha-beta labels, then Gumbel self-play (<= 2 h)",
 }
 """One line per recipe for ``zerosum train --help``."""
