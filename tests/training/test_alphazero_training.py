@@ -161,6 +161,26 @@ def test_config_refuses_bad_values():
     AlphaZeroConfig(iterations=0, ladder_rounds=1)  # ladder rounds alone are a run
 
 
+def test_the_connect_four_recipe_runs_its_ladder_round_with_its_line_feature_network(tmp_path):
+    """az_connect_four, shrunk to one round of two games: its own network (a ResNet with lines=4)
+    trains on the round's labels, and the checkpoint plays as an agent with its line features."""
+    r = zerosum_train("--algo", "alphazero", "--recipe", "az_connect_four", "--label-depth", "2",
+                      "--ladder-rounds", "1", "--ladder-games", "2", "--ladder-steps", "2", "--eval-games", "2",
+                      "--eval-opponents", "random", "--no-tensorboard", "--out", "run", "-v", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "ladder   1" in r.stdout and "2 games (W/D/L" in r.stdout
+    from zerosum.agents import make_agent
+    from zerosum.games import make_game
+    from zerosum.nets import load_network
+
+    net, meta = load_network(tmp_path / "run" / "best.pt")
+    assert meta["net"]["lines"] == 4 and net.lines is not None
+    game = make_game("connect_four")
+    agent = make_agent(f"alphazero(path={tmp_path / 'run' / 'best.pt'}, sims=8)")
+    agent.prepare(game)
+    assert agent.act(game, game.initial_state()) in range(7)
+
+
 def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_last_round(tmp_path):
     """Connect Four, quiescence labels: each round adds the labelled positions of its games to the
     buffer; a resumed run keeps the rounds done and plays only the missing ones."""
