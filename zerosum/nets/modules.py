@@ -62,6 +62,9 @@ def _define() -> dict[str, Any]:
     class LineFeatures(nn.Module):
         """The board's planes followed by four line-feature planes (:attr:`NetConfig.lines`)."""
 
+        kernels: torch.Tensor
+        spread: torch.Tensor
+
         def __init__(self, length: int) -> None:
             super().__init__()
             self.length = length
