@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np
 from _report import emit
 
 from zerosum.games import make_game
@@ -38,6 +39,13 @@ from zerosum.values import split_top_level
 
 BLUNDER = 1e-3
 """A move whose policy weight in the label is under this share of the best move's is a blunder."""
+
+
+def judge(policy: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each position (a row of label policies) and the move played there: whether the move is
+    the label's best (or ties it), and whether it is a blunder (:data:`BLUNDER`)."""
+    weight, best = policy[np.arange(len(moves)), moves], policy.max(axis=1, initial=0.0)
+    return weight >= best, weight < BLUNDER * best
 
 
 def main() -> None:
@@ -69,11 +77,12 @@ def main() -> None:
         found, (w, d, lost) = ladder(game, None if args.teacher else network_logits(net), [spec], args.games,
                                      labeller=labeller, seed=args.seed + k, sample=0.0)
         moves = [r for r in found if r.learner]
-        agrees = sum(1 for r in moves if r.label.policy[r.move] >= r.label.policy.max())
-        blunders = [r.game for r in moves if r.label.policy[r.move] < BLUNDER * r.label.policy.max()]
+        agree, blunder = judge(np.array([r.label.policy for r in moves]).reshape(len(moves), game.num_actions),
+                               np.array([r.move for r in moves], dtype=np.int64))
+        blunders = [r.game for r, b in zip(moves, blunder) if b]
         rows.append({"agent": "teacher" if args.teacher else args.path, "opponent": spec, "games": args.games,
                      "wdl": f"{w}/{d}/{lost}", "score": round((w + 0.5 * d) / args.games, 3), "moves": len(moves),
-                     "agrees": round(agrees / max(len(moves), 1), 3),
+                     "agrees": round(int(agree.sum()) / max(len(moves), 1), 3),
                      "blunders": round(len(blunders) / max(len(moves), 1), 4),
                      "games_with_blunder": round(len(set(blunders)) / args.games, 3),
                      "seconds": round(time.perf_counter() - start, 1)})

@@ -96,19 +96,17 @@ def main() -> None:
 
 
 def _held_out(net: object, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> dict[str, object]:
-    """The network's greedy legal move on held-out labelled positions, scored against the labels."""
+    """The network's greedy legal move on held-out labelled positions, judged as ``bench/blunders.py`` does."""
     if not len(obs):
         return {}
-    import torch
+    from blunders import judge
 
-    net.eval()  # type: ignore[attr-defined]
-    with torch.no_grad():
-        logits = np.concatenate([net(torch.from_numpy(obs[i:i + 1024].astype(np.float32)))[0].numpy()  # type: ignore[operator]
-                                 for i in range(0, len(obs), 1024)])
-    moves = np.where(mask > 0, logits, -np.inf).argmax(axis=1)
-    weight, best = policy[np.arange(len(moves)), moves], policy.max(axis=1)
-    return {"held_out": len(moves), "agrees": round(float(np.mean(weight >= best)), 3),
-            "blunders": round(float(np.mean(weight < 1e-3 * best)), 4)}
+    from zerosum.nets import NetworkEvaluator
+
+    evaluate = NetworkEvaluator(net)
+    logits = np.concatenate([evaluate(obs[i:i + 1024], mask[i:i + 1024])[0] for i in range(0, len(obs), 1024)])
+    agree, blunder = judge(policy, np.where(mask > 0, logits, -np.inf).argmax(axis=1))
+    return {"held_out": len(obs), "agrees": round(float(agree.mean()), 3), "blunders": round(float(blunder.mean()), 4)}
 
 
 if __name__ == "__main__":
