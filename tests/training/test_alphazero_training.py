@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("torch")
 
 from zerosum.games import make_game
-from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe
+from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe, fits
 from zerosum.training.selfplay import Games
 
 # a run of a few seconds: 2 iterations of 8 tic-tac-toe games at 8 simulations
@@ -159,6 +159,14 @@ def test_config_refuses_bad_values():
     with pytest.raises(ValueError, match="ladder_rounds=-1"):
         AlphaZeroConfig(ladder_rounds=-1)
     AlphaZeroConfig(iterations=0, ladder_rounds=1)  # ladder rounds alone are a run
+
+
+def test_a_round_is_started_only_if_one_as_long_as_the_last_fits_the_time_limit():
+    assert fits(0.0, 0.0, None) and fits(10**9, 10**9, None)  # no limit
+    assert fits(0.0, 0.0, 3600.0)  # the first round starts whenever time is left
+    assert fits(3599.0, 0.0, 3600.0) and not fits(3600.0, 0.0, 3600.0)
+    assert fits(3300.0, 200.0, 3600.0)  # it ends at 3,500 s
+    assert not fits(3450.0, 200.0, 3600.0)  # it would end at 3,650 s: the run stops within its hour
 
 
 def test_the_connect_four_recipe_runs_its_ladder_round_with_its_line_feature_network(tmp_path):

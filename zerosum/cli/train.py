@@ -101,7 +101,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--algo", choices=(*ALGOS, "alphazero"),
                    help="default maskable_ppo (alphazero: the az_* recipes' search-based training)")
     p.add_argument("--steps", type=int, help="learner steps (default 50000)")
-    p.add_argument("--max-seconds", type=float, help="stop after this much training time (evaluation excluded)")
+    p.add_argument("--max-seconds", type=float,
+                   help="stop after this much training time (evaluation excluded); [az] wall time: a ladder "
+                        "round or iteration is started only if one as long as the last would end within it")
     p.add_argument("--opponent-weights", type=_numbers(float, "weights"), metavar="W1,W2",
                    help="weights of a mixture of opponents given to --opponent")
     p.add_argument("--n-envs", type=int, help="vectorised envs (default 8)")

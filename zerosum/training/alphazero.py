@@ -143,6 +143,13 @@ def check_az_out(cfg: AlphaZeroConfig, out: Path, *, resume: bool, overwrite: bo
     return check_out(cfg, out, resume=resume, overwrite=overwrite, checkpoint="state.pt")  # type: ignore[arg-type]
 
 
+def fits(elapsed: float, last: float, limit: float | None) -> bool:
+    """Whether a run that has used ``elapsed`` seconds of its ``limit`` (None: no limit) starts
+    another ladder round or iteration, the last of which took ``last`` seconds (0: none yet in
+    this process): only if one more as long as the last would end within the limit."""
+    return limit is None or elapsed + last < limit
+
+
 def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bool = False) -> AlphaZeroResult:
     """Run (or resume) one AlphaZero training; see the module docstring."""
     game = _resolve(cfg)
@@ -263,7 +270,9 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
                 evaluate_now()
             save_state()
         ladder = LadderRounds(workers, cfg, game, net)
-        while rounds < cfg.ladder_rounds and (cfg.max_seconds is None or time.perf_counter() - start < cfg.max_seconds):
+        last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
+        while rounds < cfg.ladder_rounds and fits(time.perf_counter() - start, last, cfg.max_seconds):
+            began = time.perf_counter()
             data = ladder.round(weights(), rounds)
             buffer.add(data)
             t0 = time.perf_counter()
@@ -277,14 +286,17 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             if cfg.eval_every:
                 evaluate_now()
             save_state()
+            last = time.perf_counter() - began
         pending = False
+        last = 0.0
 
         def submit() -> None:
             w = weights()
             for i in range(cfg.workers):
                 workers.submit(i, ("play", w, per[i]))
 
-        while it < cfg.iterations and (cfg.max_seconds is None or time.perf_counter() - start < cfg.max_seconds):
+        while it < cfg.iterations and fits(time.perf_counter() - start, last, cfg.max_seconds):
+            began = time.perf_counter()
             if not pending:
                 submit()
             played = _concat([workers.result(i) for i in range(cfg.workers)])
@@ -318,6 +330,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             if cfg.eval_every and it % cfg.eval_every == 0:
                 evaluate_now()
             save_state()
+            last = time.perf_counter() - began
         if pending:
             for i in range(cfg.workers):
                 workers.result(i)  # let the workers finish before they are stopped

@@ -87,7 +87,9 @@ class AlphaZeroConfig:
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
-    """Stop after this much wall time (the run's total, across resumptions)."""
+    """The run's wall time (its total, across resumptions): a ladder round or iteration is started
+    only if one as long as the last would end within it (the first after a start or a resumption
+    is started whenever time is left)."""
     eval_every: int = 5
     """Iterations between evaluations (0: only at the end)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["alphabeta(depth=2)"])
@@ -176,15 +178,15 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     # alone 0.67/0.50/0.35 against depths 2/4/6 and with 64 simulations 0.81/0.64/0.52 and
     # 0.72 against mcts at equal time (400 games each), where the PUCT self-play recipe that
     # came before (30 minutes, 27,000 games after 40,000 depth-8 labels) gave 0.46/0.48/0.31
-    # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. The rounds stop at 3,400 s, so the
-    # last one (about 200 s) ends within the hour; the self-play settings below apply only
-    # with --iterations N after them.
+    # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. A round (about 200 s) is started only
+    # if it ends within the hour; the self-play settings below apply only with --iterations N
+    # after them.
     "az_connect_four": {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
         "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
         "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
         "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
-        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3400.0,
+        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3600.0,
         "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40,
         "eval_openings": 2,
     },
