@@ -13,7 +13,12 @@ network was to move are scored:
 * **blunders**: the label gives the network's move under 1/1000 of the best move's weight,
   that is a value at least ~7 temperatures (52 heuristic units on Connect Four) below the
   best, or a proven loss where the best move does not lose;
-* **games with a blunder**: the share of games in which the network blundered at least once.
+* **games with a blunder**: the share of games in which the network blundered at least once;
+* **into a loss**: the share of its moves that the label proves lost (a loss within the
+  label's search, such as a move that leaves a win in one) where a move not proven lost
+  existed: the sharpest kind of blunder, which no heuristic value blurs (a floor: a move
+  searched only to a bound, far below the best, may hide one);
+* **already lost**: the share of its moves made where the label proves every move lost.
 
 A network scores 0.90 against an opponent only if few of its games hold a blunder that the
 opponent can punish; these figures say how far it is from that, and whether the teacher's
@@ -35,6 +40,7 @@ import numpy as np
 from _report import emit
 
 from zerosum.games import make_game
+from zerosum.search import WIN_BOUND
 from zerosum.values import split_top_level
 
 BLUNDER = 1e-3
@@ -80,14 +86,21 @@ def main() -> None:
         agree, blunder = judge(np.array([r.label.policy for r in moves]).reshape(len(moves), game.num_actions),
                                np.array([r.move for r in moves], dtype=np.int64))
         blunders = [r.game for r, b in zip(moves, blunder) if b]
+        values = [r.label.move_values for r in moves]
+        best = np.array([np.nanmax(v) for v in values])
+        played = np.array([v[r.move] for r, v in zip(moves, values)])
+        into_loss = int(((played <= -WIN_BOUND) & (best > -WIN_BOUND)).sum())
+        already_lost = int((best <= -WIN_BOUND).sum())
         rows.append({"agent": "teacher" if args.teacher else args.path, "opponent": spec, "games": args.games,
                      "wdl": f"{w}/{d}/{lost}", "score": round((w + 0.5 * d) / args.games, 3), "moves": len(moves),
                      "agrees": round(int(agree.sum()) / max(len(moves), 1), 3),
                      "blunders": round(len(blunders) / max(len(moves), 1), 4),
                      "games_with_blunder": round(len(set(blunders)) / args.games, 3),
+                     "into_loss": round(into_loss / max(len(moves), 1), 4),
+                     "already_lost": round(already_lost / max(len(moves), 1), 4),
                      "seconds": round(time.perf_counter() - start, 1)})
     emit("blunders", rows, ["agent", "opponent", "games", "wdl", "score", "moves", "agrees", "blunders",
-                            "games_with_blunder", "seconds"],
+                            "games_with_blunder", "into_loss", "already_lost", "seconds"],
          {"depth": args.depth, "quiescence": args.quiescence, "blunder": BLUNDER})
 
 
