@@ -4,7 +4,9 @@
         [--net kind=resnet blocks=2 channels=32] [--games 100] [--save runs/c4_labels_only.pt]
 
 Reads a labels file (``OUT/labels.npz`` of an AlphaZero run, or
-:func:`zerosum.training.labeller.save_dataset`), optionally sharpens the policy targets
+:func:`zerosum.training.labeller.save_dataset`) or the replay buffer of a run's ``OUT/state.pt``
+(oldest position first: for a run of ladder rounds alone, every position is an alpha-beta
+label), optionally sharpens the policy targets
 (``p ** sharpen``, renormalised: the same softmax at ``temperature / sharpen``, so no
 relabelling is needed), trains the network for ``steps`` minibatch steps (AdamW, batch 256,
 one torch thread, the board's symmetries), then plays the network alone (``sims=0``)
@@ -61,7 +63,7 @@ def main() -> None:
     from zerosum.training.labeller import load_dataset
     from zerosum.training.selfplay import Games
 
-    data = load_dataset(args.labels)
+    data = _buffer_dataset(Path(args.labels)) if args.labels.endswith(".pt") else load_dataset(args.labels)
     game = make_game(data.meta["game"], **data.meta["variant"])
     if not 0.0 <= args.held_out < 1.0:
         raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) is required")
@@ -93,6 +95,31 @@ def main() -> None:
         save_network(args.save, net, game, NetConfig.from_dict(net_cfg),
                      metadata={"train_steps": args.steps, "command": command, "evaluation": summary})
     emit("labels_only", rows, list(rows[0]))
+
+
+def _buffer_dataset(path: Path) -> object:
+    """The replay buffer of a run's ``state.pt``, oldest position first, as a labels Dataset
+    (its game and label settings from the ``run.json`` beside it)."""
+    import json
+
+    import torch
+
+    from zerosum.training.labeller import DATASET_FORMAT, Dataset
+
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=False)
+        settings = json.loads((path.parent / "run.json").read_text())["settings"]
+    except (OSError, KeyError, ValueError) as exc:
+        raise SystemExit(f"--labels {path}: not a run's state.pt with its run.json beside it ({exc})") from None
+    buf = state["buffer"]
+    size, nxt = int(buf["size"]), int(buf["next"]) % max(int(buf["size"]), 1)
+    order = np.r_[np.arange(nxt, size), np.arange(0, nxt)]  # a full ring starts at `next`
+    game = make_game(settings["game"], **settings["variant"])
+    meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
+            "depth": settings.get("label_depth"), "quiescence": settings.get("label_quiescence"),
+            "positions": size, "source": str(path)}
+    return Dataset(np.asarray(buf["obs"][order], np.int8), np.asarray(buf["mask"][order], np.int8),
+                   np.asarray(buf["policy"][order], np.float32), np.asarray(buf["value"][order], np.float32), meta)
 
 
 def _held_out(net: object, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> dict[str, object]:
