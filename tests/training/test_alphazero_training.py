@@ -169,10 +169,13 @@ def test_a_round_is_started_only_if_one_as_long_as_the_last_fits_the_time_limit(
     assert not fits(3450.0, 200.0, 3600.0)  # it would end at 3,650 s: the run stops within its hour
 
 
-def test_the_connect_four_recipe_runs_its_ladder_round_with_its_line_feature_network(tmp_path):
-    """az_connect_four, shrunk to one round of two games: its own network (a ResNet with lines=4)
-    trains on the round's labels, and the checkpoint plays as an agent with its line features."""
-    r = zerosum_train("--algo", "alphazero", "--recipe", "az_connect_four", "--label-depth", "2",
+@pytest.mark.parametrize(("recipe", "game_name", "lines"), [("az_connect_four", "connect_four", 4),
+                                                        ("az_pentago", "pentago", 5)])
+def test_a_ladder_recipe_runs_its_round_with_its_line_feature_network(tmp_path, recipe, game_name, lines):
+    """az_connect_four and az_pentago, shrunk to one round of two games: the recipe's own network
+    (a ResNet with line features) trains on the round's labels, and the checkpoint plays as an
+    agent with its line features."""
+    r = zerosum_train("--algo", "alphazero", "--recipe", recipe, "--label-depth", "2",
                       "--ladder-rounds", "1", "--ladder-games", "2", "--ladder-steps", "2", "--eval-games", "2",
                       "--eval-opponents", "random", "--no-tensorboard", "--out", "run", "-v", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -182,11 +185,12 @@ def test_the_connect_four_recipe_runs_its_ladder_round_with_its_line_feature_net
     from zerosum.nets import load_network
 
     net, meta = load_network(tmp_path / "run" / "best.pt")
-    assert meta["net"]["lines"] == 4 and net.lines is not None
-    game = make_game("connect_four")
+    assert meta["game"] == game_name and meta["net"]["lines"] == lines and net.lines is not None
+    game = make_game(game_name)
     agent = make_agent(f"alphazero(path={tmp_path / 'run' / 'best.pt'}, sims=8)")
     agent.prepare(game)
-    assert agent.act(game, game.initial_state()) in range(7)
+    state = game.initial_state()
+    assert game.legal_mask(state)[agent.act(game, state)]
 
 
 def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_last_round(tmp_path):
