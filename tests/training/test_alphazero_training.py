@@ -62,6 +62,8 @@ def test_help_lists_the_alphazero_recipes(tmp_path):
     (["--algo", "alphazero", "--steps", "100"], "--steps: PPO options"),
     (["--game", "tictactoe", "--sims", "8"], "--sims: AlphaZero options"),
     (["--algo", "alphazero", "--rule", "uct"], "invalid choice"),
+    (["--algo", "alphazero", "--iterations", "0", "--ladder-rounds", "1", "--ladder-opponents", "alphabeta(depth=-1)"],
+     "ladder opponent 'alphabeta(depth=-1)'"),
 ])
 def test_bad_input_is_refused_before_anything_is_written(tmp_path, args, message):
     r = zerosum_train(*args, "--out", "run", cwd=tmp_path)

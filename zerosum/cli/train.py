@@ -164,6 +164,8 @@ def parser() -> argparse.ArgumentParser:
                    help="[az] rounds before self-play: the network plays the ladder, alpha-beta labels what it met")
     p.add_argument("--ladder-games", type=int, help="[az] games of one ladder round")
     p.add_argument("--ladder-steps", type=int, help="[az] learner steps after each ladder round")
+    p.add_argument("--ladder-opponents", type=_specs, metavar="SPECS",
+                   help="[az] the ladder rounds' opponents, in turn (default: --eval-opponents)")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
     p.add_argument("--buffer-size", type=int, help="[az] replay buffer: the last this many positions")
     p.add_argument("--full-search-prob", type=float,
@@ -180,7 +182,8 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
-           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "train_steps", "buffer_size",
+           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents", "train_steps",
+           "buffer_size",
            "full_search_prob", "backend", "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
@@ -227,8 +230,9 @@ def az_config_from_args(args: dict[str, Any], name: str | None) -> Any:
             args["variant"] = parse_variant(args["variant"])
     except ValueSyntaxError as exc:
         raise UsageError(str(exc)) from None
-    if "eval_opponents" in args:
-        args["eval_opponents"] = list(args["eval_opponents"])
+    for key in ("eval_opponents", "ladder_opponents"):
+        if key in args:
+            args[key] = list(args[key])
     if "eval_openings" in args:
         if len(args["eval_openings"]) != 1:
             raise UsageError(f"--eval-openings {args['eval_openings']}: --algo alphazero takes one number of plies")

@@ -87,11 +87,12 @@ def _build_net(game: Game, net: dict[str, Any]) -> Any:
 def _check_eval(cfg: AlphaZeroConfig, game: Game) -> None:
     from zerosum.agents import make_agent
 
-    for spec in cfg.eval_opponents:
-        try:
-            make_agent(spec).prepare(game)
-        except (ValueError, TypeError) as exc:
-            raise TrainingSetupError(f"evaluation opponent {spec!r} cannot play {game.name}: {exc}") from None
+    for what, specs in (("evaluation", cfg.eval_opponents), ("ladder", cfg.ladder_opponents)):
+        for spec in specs:
+            try:
+                make_agent(spec).prepare(game)
+            except (ValueError, TypeError) as exc:
+                raise TrainingSetupError(f"{what} opponent {spec!r} cannot play {game.name}: {exc}") from None
     if (cfg.labels or cfg.ladder_rounds) and cfg.label_quiescence:
         from zerosum.search import AlphaBeta
 
