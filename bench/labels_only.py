@@ -105,21 +105,21 @@ def _buffer_dataset(path: Path) -> object:
     import torch
 
     from zerosum.training.labeller import DATASET_FORMAT, Dataset
+    from zerosum.training.learner import ReplayBuffer
 
     try:
         state = torch.load(path, map_location="cpu", weights_only=False)
         settings = json.loads((path.parent / "run.json").read_text())["settings"]
     except (OSError, KeyError, ValueError) as exc:
         raise SystemExit(f"--labels {path}: not a run's state.pt with its run.json beside it ({exc})") from None
-    buf = state["buffer"]
-    size, nxt = int(buf["size"]), int(buf["next"]) % max(int(buf["size"]), 1)
-    order = np.r_[np.arange(nxt, size), np.arange(0, nxt)]  # a full ring starts at `next`
     game = make_game(settings["game"], **settings["variant"])
+    buf = ReplayBuffer(int(state["buffer"]["size"]), tuple(game.observation_shape), game.num_actions)
+    buf.restore(state["buffer"])
+    g = buf.oldest_first()
     meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
             "depth": settings.get("label_depth"), "quiescence": settings.get("label_quiescence"),
-            "positions": size, "source": str(path)}
-    return Dataset(np.asarray(buf["obs"][order], np.int8), np.asarray(buf["mask"][order], np.int8),
-                   np.asarray(buf["policy"][order], np.float32), np.asarray(buf["value"][order], np.float32), meta)
+            "positions": len(g), "source": str(path)}
+    return Dataset(g.obs, g.mask, g.policy, g.value, meta)
 
 
 def _held_out(net: object, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray) -> dict[str, object]:

@@ -145,8 +145,15 @@ def test_replay_buffer_keeps_the_last_positions():
     other = ReplayBuffer(5, (1,), 2)
     other.restore(st)
     assert other.value.tolist() == buf.value.tolist() and other.next == buf.next
+    assert buf.oldest_first().value.tolist() == [3, 4, 5, 6, 7]
     buf.add(games(list(range(10, 20))))
     assert sorted(buf.value.tolist()) == [15, 16, 17, 18, 19]
+    partial = ReplayBuffer(5, (1,), 2)
+    partial.add(games([8, 9]))
+    assert partial.oldest_first().value.tolist() == [8, 9]
+    exact = ReplayBuffer(2, (1,), 2)  # a saved partial buffer restored into one just its size
+    exact.restore(partial.state())
+    assert exact.oldest_first().value.tolist() == [8, 9]
 
 
 def test_config_refuses_bad_values():

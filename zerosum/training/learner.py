@@ -48,6 +48,12 @@ class ReplayBuffer:
         idx = rng.integers(0, self.size, n)
         return self.obs[idx], self.mask[idx], self.policy[idx], self.value[idx]
 
+    def oldest_first(self) -> Games:
+        """The positions held, oldest first (a full ring starts at :attr:`next`)."""
+        start = self.next % self.capacity if self.size and self.size == self.capacity else 0
+        order = (start + np.arange(self.size)) % max(self.capacity, 1)
+        return Games(self.obs[order], self.mask[order], self.policy[order], self.value[order])
+
     def state(self) -> dict[str, Any]:
         """The buffer as plain arrays (only the filled part)."""
         return {"obs": self.obs[: self.size].copy(), "mask": self.mask[: self.size].copy(),
