@@ -18,7 +18,9 @@ network was to move are scored:
   label's search, such as a move that leaves a win in one) where a move not proven lost
   existed: the sharpest kind of blunder, which no heuristic value blurs (a floor: a move
   searched only to a bound, far below the best, may hide one);
-* **already lost**: the share of its moves made where the label proves every move lost.
+* **already lost**: the share of its moves made where the label proves every move lost;
+* **wins let go**: the share of its moves made where the label proves a win and the move
+  played is not a proven win (``--fast-wins`` labels prefer the nearest win: see the labeller).
 
 A network scores 0.90 against an opponent only if few of its games hold a blunder that the
 opponent can punish; these figures say how far it is from that, and whether the teacher's
@@ -62,6 +64,7 @@ def main() -> None:
     ap.add_argument("--opponents", default="alphabeta(depth=2); alphabeta(depth=4)")
     ap.add_argument("--depth", type=int, default=10)
     ap.add_argument("--quiescence", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--fast-wins", action="store_true", help="labels prefer the nearest proven win")
     ap.add_argument("--teacher", action="store_true", help="play the label's best move instead of the network's")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -75,7 +78,7 @@ def main() -> None:
     game = make_game(args.game)
     net, _ = load_network(args.path, game)
     net.eval()
-    labeller = Labeller(game, args.depth, quiescence=args.quiescence)
+    labeller = Labeller(game, args.depth, quiescence=args.quiescence, fast_wins=args.fast_wins)
 
     rows = []
     for k, spec in enumerate(split_top_level(args.opponents, ";")):
@@ -91,6 +94,7 @@ def main() -> None:
         played = np.array([v[r.move] for r, v in zip(moves, values)])
         into_loss = int(((played <= -WIN_BOUND) & (best > -WIN_BOUND)).sum())
         already_lost = int((best <= -WIN_BOUND).sum())
+        wins_let_go = int(((best >= WIN_BOUND) & (played < WIN_BOUND)).sum())
         rows.append({"agent": "teacher" if args.teacher else args.path, "opponent": spec, "games": args.games,
                      "wdl": f"{w}/{d}/{lost}", "score": round((w + 0.5 * d) / args.games, 3), "moves": len(moves),
                      "agrees": round(int(agree.sum()) / max(len(moves), 1), 3),
@@ -98,10 +102,11 @@ def main() -> None:
                      "games_with_blunder": round(len(set(blunders)) / args.games, 3),
                      "into_loss": round(into_loss / max(len(moves), 1), 4),
                      "already_lost": round(already_lost / max(len(moves), 1), 4),
+                     "wins_let_go": round(wins_let_go / max(len(moves), 1), 4),
                      "seconds": round(time.perf_counter() - start, 1)})
     emit("blunders", rows, ["agent", "opponent", "games", "wdl", "score", "moves", "agrees", "blunders",
-                            "games_with_blunder", "into_loss", "already_lost", "seconds"],
-         {"depth": args.depth, "quiescence": args.quiescence, "blunder": BLUNDER})
+                            "games_with_blunder", "into_loss", "already_lost", "wins_let_go", "seconds"],
+         {"depth": args.depth, "quiescence": args.quiescence, "fast_wins": args.fast_wins, "blunder": BLUNDER})
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from zerosum.games import make_game
-from zerosum.search import alphabeta, minimax
+from zerosum.search import WIN_BOUND, alphabeta, minimax
 from zerosum.training.labeller import (
     DatasetError, Labeller, generate, label_dataset, load_dataset, save_dataset,
 )
@@ -150,3 +150,33 @@ def test_ladder_labels_every_position_of_games_against_the_opponents():
         ladder(g, first_legal, [], 1, labeller=lab)
     with pytest.raises(ValueError, match="sample"):
         ladder(g, first_legal, ["random"], 1, labeller=lab, sample=2.0)
+
+
+def test_fast_wins_put_the_policy_on_the_nearest_win_where_plain_labels_share_it():
+    """Connect Four positions (from random games) with one win in one and a farther proven win:
+    plain labels share the mass among the winning moves, ``fast_wins`` labels give nearly all
+    of it to the win in one; the value is a win either way."""
+    g = make_game("connect_four")
+    rng = np.random.default_rng(1)
+    plain, fast = Labeller(g, 6, quiescence=True), Labeller(g, 6, quiescence=True, fast_wins=True)
+    seen = 0
+    for _ in range(50):
+        s = g.initial_state()
+        while not g.is_terminal(s) and seen < 3:
+            me = g.current_player(s)
+            now = [a for a in g.legal_actions(s).tolist()
+                   if g.is_terminal(g.apply(s, a)) and g.returns(g.apply(s, a))[me] > 0]
+            old = plain.label(s)
+            later = [a for a in g.legal_actions(s).tolist()
+                     if a not in now and old.move_values[a] >= WIN_BOUND]
+            if len(now) == 1 and later:
+                new = fast.label(s)
+                assert old.value == new.value == 1.0
+                assert old.policy[now[0]] == pytest.approx(old.policy[later[0]])  # shared
+                assert new.policy[now[0]] > 0.98 and np.all(new.policy[later] < 0.02)
+                seen += 1
+            s = g.apply(s, int(rng.choice(g.legal_actions(s))))
+    assert seen == 3
+    assert fast.fast_wins and not plain.fast_wins
+    data = label_dataset(g, 3, depth=2, seed=0, fast_wins=True)
+    assert data.meta["fast_wins"] is True

@@ -160,6 +160,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--label-steps", type=int, help="[az] learner steps on the labels before self-play")
     p.add_argument("--label-quiescence", action=argparse.BooleanOptionalAction,
                    help="[az] labels follow forcing moves past --label-depth (the engine's quiescence)")
+    p.add_argument("--label-fast-wins", action=argparse.BooleanOptionalAction,
+                   help="[az] labels prefer the nearest proven win instead of sharing among all winning moves")
     p.add_argument("--ladder-rounds", type=int,
                    help="[az] rounds before self-play: the network plays the ladder, alpha-beta labels what it met")
     p.add_argument("--ladder-games", type=int, help="[az] games of one ladder round")
@@ -182,7 +184,7 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
-           "label_quiescence", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents", "train_steps",
+           "label_quiescence", "label_fast_wins", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents", "train_steps",
            "buffer_size",
            "full_search_prob", "backend", "workers")
 """Options only an AlphaZero run reads."""

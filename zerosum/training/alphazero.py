@@ -354,7 +354,8 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
         try:
             d = load_dataset(path, game)
             if (len(d) >= cfg.labels and d.meta.get("depth") == cfg.label_depth
-                    and bool(d.meta.get("quiescence", False)) == cfg.label_quiescence):
+                    and bool(d.meta.get("quiescence", False)) == cfg.label_quiescence
+                    and bool(d.meta.get("fast_wins", False)) == cfg.label_fast_wins):
                 return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
         except DatasetError:
             pass
@@ -364,9 +365,10 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     t0 = time.perf_counter()
     share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
     for i in range(n):
-        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, cfg.label_quiescence))
+        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, cfg.label_quiescence,
+                           cfg.label_fast_wins))
     own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n,
-                        quiescence=cfg.label_quiescence)
+                        quiescence=cfg.label_quiescence, fast_wins=cfg.label_fast_wins)
     data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
     log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
         f"({n} worker(s) and the learner)", flush=True)
@@ -377,7 +379,7 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
                                    {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
                                     "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
                                     "positions": len(data), "seed": cfg.seed,
-                                    "quiescence": cfg.label_quiescence}))
+                                    "quiescence": cfg.label_quiescence, "fast_wins": cfg.label_fast_wins}))
     return data
 
 

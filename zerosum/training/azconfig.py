@@ -74,6 +74,9 @@ class AlphaZeroConfig:
     """Learner steps on the labels before self-play."""
     label_quiescence: bool = False
     """Labels follow the game's forcing moves past ``label_depth`` (the engine's quiescence search)."""
+    label_fast_wins: bool = False
+    """Labels prefer the nearest proven win (and the farthest loss) instead of sharing the policy among
+    every winning move (:meth:`zerosum.training.labeller.Labeller._score`)."""
     ladder_rounds: int = 0
     """Rounds of ladder labels before self-play (expert iteration on the network's own games, DAgger's
     rule): the network alone plays ``ladder_games`` games against ``ladder_opponents``, alpha-beta at

@@ -21,7 +21,8 @@ One label per position (no torch, no network):
   the best value so far; a move worse than that gets an upper bound, and a policy weight
   under e^-8 of the best's either way. Proven wins and losses enter the softmax as
   ``+-WIN_SCORE * value_scale``: every winning move shares the mass, a losing one gets none
-  unless every move loses.
+  unless every move loses. With ``fast_wins=True`` a nearer win outweighs a farther one
+  (e^3 for two plies nearer) and takes the mass, and a farther loss a nearer one.
 
 The searches are plain fixed-depth alpha-beta (table, move ordering, killers, PVS; no
 iterative deepening and no ordering by evaluation: at a fixed depth these only cost time
@@ -58,7 +59,7 @@ import numpy as np
 
 from zerosum.games import Game, make_game
 from zerosum.games.kit import State, ZerosumError
-from zerosum.search import WIN_BOUND, AlphaBeta
+from zerosum.search import WIN, WIN_BOUND, AlphaBeta
 from zerosum.search._flags import INF
 
 VALUE_SCALES: dict[str, float] = {"tictactoe": 4.0, "connect_four": 30.0, "pentago": 60.0}
@@ -67,6 +68,8 @@ Measured: the median |value| of depth-8 Connect Four labels of self-generated po
 is ~15 (``threats`` heuristic), depth-3 Pentago ~40 (``threats``)."""
 WIN_SCORE = 4.0
 """A proven win's score in the policy softmax, in units of the value scale (a loss: minus it)."""
+FAST_WIN_PLIES = 12
+"""With ``fast_wins``, proven results this many plies away or nearer are told apart by their distance."""
 MARGIN = 8.0
 """Moves worse than the best by more than MARGIN temperatures (policy weight < e^-8 of the best's)
 are searched in a window that proves only that: their value is then an upper bound."""
@@ -99,7 +102,7 @@ class Labeller:
 
     def __init__(self, game: Game, depth: int = 8, *, temperature: float | None = None,
                  value_scale: float | None = None, heuristic: str | None = None, tt_size: int = 1 << 18,
-                 quiescence: bool = False) -> None:
+                 quiescence: bool = False, fast_wins: bool = False) -> None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 2:
             raise ValueError(f"depth={depth!r}: a whole number of plies >= 2 is required (the root's moves "
                              "are searched one ply shallower)")
@@ -123,16 +126,30 @@ class Labeller:
         self.quiescence = bool(quiescence)
         """Whether each line goes on past ``depth`` through the game's forcing moves (the engine's
         quiescence search; games without a ``forcing`` kernel have none)."""
+        self.fast_wins = bool(fast_wins)
+        """Whether a nearer proven win outweighs a farther one in the policy (and a farther loss a
+        nearer one): :meth:`_score`."""
         self.search = AlphaBeta(game, heuristic, tt_size=tt_size, quiescence=self.quiescence, eval_order=False,
                                   iterative=False)
         """The fixed-depth alpha-beta searcher (no iterative deepening or evaluation ordering;
         quiescence only with ``quiescence``) whose table every label shares."""
 
     def _score(self, v: float) -> float:
-        """A move value in the softmax's units: heuristic values clipped to +-WIN_SCORE scales."""
+        """A move value in the softmax's units: heuristic values clipped to +-WIN_SCORE scales.
+
+        A proven result scores the clip itself, so every winning move shares the mass, and so
+        does any move whose heuristic value reaches the clip. With ``fast_wins`` a proven win
+        scores 3 temperatures above the clip, plus 1.5 for each ply it is nearer than
+        :data:`FAST_WIN_PLIES` (a loss the same below): a win two plies nearer weighs e^3 = 20
+        times as much, so the label takes the shortest win and a learner imitating it ends
+        the game instead of wandering among moves that win later (or only look winning).
+        """
         limit = WIN_SCORE * self.value_scale
         if abs(v) >= WIN_BOUND:
-            return math.copysign(limit, v)
+            if not self.fast_wins:
+                return math.copysign(limit, v)
+            plies = WIN - abs(v)  # 1 for a move that ends the game
+            return math.copysign(limit + self.temperature * (3.0 + 1.5 * max(0.0, FAST_WIN_PLIES - plies)), v)
         return max(-limit, min(limit, v))
 
     def squash(self, v: float) -> float:
@@ -328,7 +345,8 @@ def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, 
     shape = tuple(game.observation_shape)
     meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant), "depth": depth,
             "temperature": lab.temperature, "value_scale": lab.value_scale, "heuristic": lab.heuristic,
-            "seed": seed, "positions": len(vals), "quiescence": lab.quiescence, **gen}
+            "seed": seed, "positions": len(vals), "quiescence": lab.quiescence,
+            "fast_wins": lab.fast_wins, **gen}
     return Dataset(np.asarray(obs, np.int8).reshape((-1, *shape)),
                    np.asarray(masks, np.int8).reshape(-1, game.num_actions),
                    np.asarray(pols, np.float32).reshape(-1, game.num_actions), np.asarray(vals, np.float32), meta)

@@ -198,17 +198,19 @@ class SelfPlayWorker:
                      games=games, moves=moves, simulations=sims_total, seconds=time.perf_counter() - start,
                      outcomes=(outcomes[0], outcomes[1], outcomes[2]))
 
-    def label(self, positions: int, depth: int, seed: int, quiescence: bool = False) -> Games:
+    def label(self, positions: int, depth: int, seed: int, quiescence: bool = False,
+              fast_wins: bool = False) -> Games:
         """``positions`` positions labelled by alpha-beta at ``depth`` (see the labeller)."""
         from zerosum.training.labeller import label_dataset
 
         start = time.perf_counter()
-        data = label_dataset(self.game, positions, depth=depth, seed=seed, quiescence=quiescence)
+        data = label_dataset(self.game, positions, depth=depth, seed=seed, quiescence=quiescence,
+                             fast_wins=fast_wins)
         return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
 
 
     def ladder(self, weights: bytes | None, games: int, opponents: list[str], depth: int, quiescence: bool,
-               seed: int) -> Games:
+               seed: int, fast_wins: bool = False) -> Games:
         """``games`` games of the network alone against ``opponents``, every position labelled by
         alpha-beta at ``depth`` (:func:`ladder_games`; one labeller and its table for every round)."""
         from zerosum.training.labeller import Labeller
@@ -216,8 +218,8 @@ class SelfPlayWorker:
         if weights is not None:
             self.load(weights)
         lab = self._labeller
-        if lab is None or (lab.depth, lab.quiescence) != (depth, bool(quiescence)):
-            self._labeller = Labeller(self.game, depth, quiescence=quiescence)
+        if lab is None or (lab.depth, lab.quiescence, lab.fast_wins) != (depth, bool(quiescence), bool(fast_wins)):
+            self._labeller = Labeller(self.game, depth, quiescence=quiescence, fast_wins=fast_wins)
         return ladder_games(self.game, self.net, self._labeller, games, opponents, seed)
 
 
@@ -276,8 +278,8 @@ JOBS = ("play", "label", "ladder")
 
 def serve(conn: Any, args: tuple[Any, ...]) -> None:
     """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
-    ``("play", weights, games)``, ``("label", positions, depth, seed, quiescence)`` and
-    ``("ladder", weights, games, opponents, depth, quiescence, seed)`` until ``None``
+    ``("play", weights, games)``, ``("label", positions, depth, seed, quiescence, fast_wins)`` and
+    ``("ladder", weights, games, opponents, depth, quiescence, seed, fast_wins)`` until ``None``
     (or until the learner's process is gone)."""
     _exit_with_parent()
     try:
