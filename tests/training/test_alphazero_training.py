@@ -203,10 +203,11 @@ def test_a_ladder_recipe_runs_its_round_with_its_line_feature_network(tmp_path, 
 
 
 def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_last_round(tmp_path):
-    """Connect Four, quiescence labels: each round adds the labelled positions of its games to the
-    buffer; a resumed run keeps the rounds done and plays only the missing ones."""
+    """Connect Four, quiescence labels that prefer the nearest win: each round adds the labelled
+    positions of its games to the buffer; a resumed run keeps the rounds done and plays only the
+    missing ones."""
     args = ["--algo", "alphazero", "--game", "connect_four", "--net", "kind=mlp", "hidden=32",
-            "--label-depth", "2", "--label-quiescence", "--ladder-games", "3", "--ladder-steps", "4",
+            "--label-depth", "2", "--label-quiescence", "--label-fast-wins", "--ladder-games", "3", "--ladder-steps", "4",
             "--eval-every", "1", "--eval-games", "2", "--eval-opponents", "random", "--no-tensorboard",
             "--iterations", "0", "--out", "run", "-v"]
     r = zerosum_train(*args, "--ladder-rounds", "1", cwd=tmp_path)
@@ -231,6 +232,7 @@ def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_la
 
     _, meta = load_network(tmp_path / "run" / "best.pt", make_game("connect_four"))
     assert meta["recipe_settings"]["label_quiescence"] is True
+    assert meta["recipe_settings"]["label_fast_wins"] is True
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
