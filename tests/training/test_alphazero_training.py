@@ -207,7 +207,8 @@ def test_ladder_rounds_label_the_networks_games_and_a_resume_goes_on_from_the_la
     positions of its games to the buffer; a resumed run keeps the rounds done and plays only the
     missing ones."""
     args = ["--algo", "alphazero", "--game", "connect_four", "--net", "kind=mlp", "hidden=32",
-            "--label-depth", "2", "--label-quiescence", "--label-fast-wins", "--ladder-games", "3", "--ladder-steps", "4",
+            "--label-depth", "2", "--label-quiescence", "--label-fast-wins", "--ladder-games", "3",
+            "--ladder-steps", "4",
             "--eval-every", "1", "--eval-games", "2", "--eval-opponents", "random", "--no-tensorboard",
             "--iterations", "0", "--out", "run", "-v"]
     r = zerosum_train(*args, "--ladder-rounds", "1", cwd=tmp_path)
