@@ -348,19 +348,16 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
 def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
     """The run's alpha-beta labels: from ``path`` when an earlier start made them, else labelled
     by the workers (split between them) and saved there."""
-    from zerosum.training.labeller import Dataset, DatasetError, load_dataset, save_dataset
+    from zerosum.training.labeller import VALUE_SCALES, Dataset, DatasetError, label_dataset, load_dataset, save_dataset
 
     if path is not None and path.is_file():
         try:
             d = load_dataset(path, game)
-            if (len(d) >= cfg.labels and d.meta.get("depth") == cfg.label_depth
-                    and bool(d.meta.get("quiescence", False)) == cfg.label_quiescence
-                    and bool(d.meta.get("fast_wins", False)) == cfg.label_fast_wins):
+            made = (d.meta.get("depth"), bool(d.meta.get("quiescence")), bool(d.meta.get("fast_wins")))
+            if len(d) >= cfg.labels and made == (cfg.label_depth, cfg.label_quiescence, cfg.label_fast_wins):
                 return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
         except DatasetError:
             pass
-    from zerosum.training.labeller import label_dataset
-
     n = len(workers)
     t0 = time.perf_counter()
     share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
@@ -373,8 +370,6 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
         f"({n} worker(s) and the learner)", flush=True)
     if path is not None:
-        from zerosum.training.labeller import VALUE_SCALES
-
         save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
                                    {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
                                     "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
