@@ -118,6 +118,7 @@ def _buffer_dataset(path: Path) -> object:
     g = buf.oldest_first()
     meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
             "depth": settings.get("label_depth"), "quiescence": settings.get("label_quiescence"),
+            "fast_wins": settings.get("label_fast_wins", False),
             "positions": len(g), "source": str(path)}
     return Dataset(g.obs, g.mask, g.policy, g.value, meta)
 

@@ -350,11 +350,12 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     by the workers (split between them) and saved there."""
     from zerosum.training.labeller import VALUE_SCALES, Dataset, DatasetError, label_dataset, load_dataset, save_dataset
 
+    options = cfg.label_options()
     if path is not None and path.is_file():
         try:
             d = load_dataset(path, game)
-            made = (d.meta.get("depth"), bool(d.meta.get("quiescence")), bool(d.meta.get("fast_wins")))
-            if len(d) >= cfg.labels and made == (cfg.label_depth, cfg.label_quiescence, cfg.label_fast_wins):
+            same = d.meta.get("depth") == cfg.label_depth and all(bool(d.meta.get(k)) == v for k, v in options.items())
+            if len(d) >= cfg.labels and same:
                 return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
         except DatasetError:
             pass
@@ -362,10 +363,8 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
     t0 = time.perf_counter()
     share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
     for i in range(n):
-        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, cfg.label_quiescence,
-                           cfg.label_fast_wins))
-    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n,
-                        quiescence=cfg.label_quiescence, fast_wins=cfg.label_fast_wins)
+        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, options))
+    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n, **options)
     data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
     log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
         f"({n} worker(s) and the learner)", flush=True)
@@ -373,8 +372,7 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
         save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
                                    {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
                                     "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
-                                    "positions": len(data), "seed": cfg.seed,
-                                    "quiescence": cfg.label_quiescence, "fast_wins": cfg.label_fast_wins}))
+                                    "positions": len(data), "seed": cfg.seed, **options}))
     return data
 
 

@@ -156,6 +156,11 @@ class AlphaZeroConfig:
         fields = json.loads(json.dumps(asdict(self), default=list))
         return {k: v for k, v in fields.items() if k not in RESUMABLE_AZ}
 
+    def label_options(self) -> dict[str, Any]:
+        """The labeller's keyword arguments besides its depth (:class:`~zerosum.training.labeller.Labeller`):
+        what every labeller of the run (the learner's and each worker's) is made with."""
+        return {"quiescence": self.label_quiescence, "fast_wins": self.label_fast_wins}
+
     def search_options(self) -> dict[str, Any]:
         """What the self-play worker's search needs."""
         return {k: getattr(self, k) for k in ("rule", "sims", "lanes", "c_puct", "dirichlet_alpha",

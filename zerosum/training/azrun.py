@@ -150,11 +150,10 @@ class LadderRounds:
         share = shares(cfg.ladder_games, n + 1)  # the learner plays the last share
         seed = cfg.seed * 7919 + 100_003 * (index + 1)
         for i in range(n):
-            self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth,
-                                    cfg.label_quiescence, seed + i, cfg.label_fast_wins))
+            self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth, seed + i,
+                                    cfg.label_options()))
         if self.labeller is None:
-            self.labeller = Labeller(self.game, cfg.label_depth, quiescence=cfg.label_quiescence,
-                                     fast_wins=cfg.label_fast_wins)
+            self.labeller = Labeller(self.game, cfg.label_depth, **cfg.label_options())
         own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
         return _concat([self.workers.result(i) for i in range(n)] + [own])
 

@@ -92,6 +92,7 @@ class SelfPlayWorker:
         """The seed of :attr:`rng` and of the batched search."""
         self._search: Any = None
         self._labeller: Any = None
+        self._labeller_key: Any = None
 
     def _batched(self) -> Any:
         from zerosum.search import BatchedSearch, GuidedConfig
@@ -198,28 +199,28 @@ class SelfPlayWorker:
                      games=games, moves=moves, simulations=sims_total, seconds=time.perf_counter() - start,
                      outcomes=(outcomes[0], outcomes[1], outcomes[2]))
 
-    def label(self, positions: int, depth: int, seed: int, quiescence: bool = False,
-              fast_wins: bool = False) -> Games:
-        """``positions`` positions labelled by alpha-beta at ``depth`` (see the labeller)."""
+    def label(self, positions: int, depth: int, seed: int, options: dict[str, Any] | None = None) -> Games:
+        """``positions`` positions labelled by alpha-beta at ``depth``, the labeller made with
+        ``options`` (its other keyword arguments: ``AlphaZeroConfig.label_options()``)."""
         from zerosum.training.labeller import label_dataset
 
         start = time.perf_counter()
-        data = label_dataset(self.game, positions, depth=depth, seed=seed, quiescence=quiescence,
-                             fast_wins=fast_wins)
+        data = label_dataset(self.game, positions, depth=depth, seed=seed, **(options or {}))
         return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
 
 
-    def ladder(self, weights: bytes | None, games: int, opponents: list[str], depth: int, quiescence: bool,
-               seed: int, fast_wins: bool = False) -> Games:
+    def ladder(self, weights: bytes | None, games: int, opponents: list[str], depth: int, seed: int,
+               options: dict[str, Any] | None = None) -> Games:
         """``games`` games of the network alone against ``opponents``, every position labelled by
-        alpha-beta at ``depth`` (:func:`ladder_games`; one labeller and its table for every round)."""
+        alpha-beta at ``depth`` with ``options`` (as :meth:`label`; :func:`ladder_games`; one labeller
+        and its table for every round with the same depth and options)."""
         from zerosum.training.labeller import Labeller
 
         if weights is not None:
             self.load(weights)
-        lab = self._labeller
-        if lab is None or (lab.depth, lab.quiescence, lab.fast_wins) != (depth, bool(quiescence), bool(fast_wins)):
-            self._labeller = Labeller(self.game, depth, quiescence=quiescence, fast_wins=fast_wins)
+        key = (depth, dict(options or {}))
+        if self._labeller_key != key:  # None before the first round
+            self._labeller, self._labeller_key = Labeller(self.game, depth, **key[1]), key
         return ladder_games(self.game, self.net, self._labeller, games, opponents, seed)
 
 
@@ -278,8 +279,8 @@ JOBS = ("play", "label", "ladder")
 
 def serve(conn: Any, args: tuple[Any, ...]) -> None:
     """A worker process's loop: build a :class:`SelfPlayWorker` from ``args``, then answer
-    ``("play", weights, games)``, ``("label", positions, depth, seed, quiescence, fast_wins)`` and
-    ``("ladder", weights, games, opponents, depth, quiescence, seed, fast_wins)`` until ``None``
+    ``("play", weights, games)``, ``("label", positions, depth, seed, options)`` and
+    ``("ladder", weights, games, opponents, depth, seed, options)`` until ``None``
     (or until the learner's process is gone)."""
     _exit_with_parent()
     try:
