@@ -80,7 +80,7 @@ def test_a_round_submitted_ahead_is_not_sent_again_and_a_refused_one_is_waited_o
     assert lr.pending == 3 and len(workers.jobs) == 1 and workers.jobs[0][1][2] == 400
     data = lr.round(b"w", 3)
     assert len(workers.jobs) == 1 and lr.pending is None  # the job sent ahead was the round's
-    assert data.games == 400 and len(data) == 400 and lr.rate == pytest.approx(0.3)
+    assert data.games == 400 and len(data) == 400 and lr.rate == pytest.approx(0.3) and lr.own == 0
     lr.submit(b"w", 4)
     lr.discard()
     assert lr.pending is None and not workers.out  # the worker is free for self-play
@@ -94,7 +94,7 @@ def test_an_overlapped_run_plays_every_rounds_games_and_records_the_setting(tmp_
     assert r.returncode == 0, r.stderr
     for k in (1, 2, 3):
         assert f"ladder   {k} " in r.stdout
-    assert r.stdout.count("4 games (W/D/L") == 3
+    assert r.stdout.count("4 games (W/D/L") == 3 and r.stdout.count("of which the learner played") == 3
     settings = json.loads((tmp_path / "run" / "run.json").read_text())["settings"]
     assert settings["ladder_overlap"] is True
     r = zerosum_train("--algo", "alphazero", "--game", "connect_four", "--net", "kind=mlp", "hidden=16",

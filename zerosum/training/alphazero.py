@@ -275,8 +275,9 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             losses = learner.train(buffer, cfg.ladder_steps, rng)
             rounds += 1
             w, d, lost = data.outcomes
-            log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
-                f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
+            mine = f" of which the learner played {ladder.own}," if cfg.ladder_overlap else ""
+            log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}),"
+                f"{mine} {len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})  buffer {buffer.size:,}", flush=True)
             if cfg.eval_every:

@@ -159,6 +159,8 @@ class LadderRounds:
         self.lead = 0.0
         """Seconds between the end of the last round's games and the start of this one's (learning,
         evaluation, checkpoint): the time the workers play alone in an overlapped round."""
+        self.own = 0
+        """The games the learner played in the last round."""
         self._ended: float | None = None
 
     def _shares(self) -> list[int]:
@@ -204,7 +206,7 @@ class LadderRounds:
         own = ladder_games(self.game, self.net, self.labeller, self.split[n], self.opponents, seed + n) \
             if self.split[n] else None
         parts = [self.workers.result(i) for i in range(n)]
-        self.pending = None
+        self.pending, self.own = None, self.split[n]
         self._ended = time.perf_counter()
         self.rate = sum(p.seconds for p in parts) / max(1, sum(p.games for p in parts)) or None
         return _concat(parts + ([own] if own is not None else []))
