@@ -16,7 +16,10 @@ network's greedy legal move on them is scored against their labels: **agrees** (
 label's best move, or ties it) and **blunders** (the label gives it under 1/1000 of the best
 move's weight; ``bench/blunders.py`` counts the same in a network's own games). Comparing
 ``--net ... lines=4`` with the same network without it measures what the line features give.
-With ``--save`` the network is written as a zerosum.nets checkpoint with this command in
+With ``--init CHECKPOINT`` training starts from that network (its own network config; ``--net``
+is then ignored), and ``--lr-decay`` lowers the learning rate from ``--lr`` to 0 along a cosine
+over the steps (set every 50 steps): together they measure what a final annealed phase adds to
+a run's network. With ``--save`` the network is written as a zerosum.nets checkpoint with this command in
 its sidecar.
 
 Prints one JSON document, then a table.
@@ -53,6 +56,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--held-out", type=float, default=0.0, help="fraction of the positions kept out of training")
     ap.add_argument("--save")
+    ap.add_argument("--init", help="start from this network checkpoint (a path or zoo:NAME) instead of --net")
+    ap.add_argument("--lr-decay", action="store_true", help="cosine decay of the learning rate to 0 over the steps")
     args = ap.parse_args()
     import torch
 
@@ -71,21 +76,38 @@ def main() -> None:
     policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
     n_train = len(data) - round(args.held_out * len(data))
     net_cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in parse_assignments(args.net, "--net").items()}
+    init = None
+    if args.init:
+        from zerosum.nets import load_network
+
+        init, meta = load_network(args.init, game)
+        net_cfg = dict(meta["net"])
+        args.net = [f"init={args.init}"]
     cfg = AlphaZeroConfig(game=game.name, net=net_cfg, symmetry=True, lr=args.lr, buffer_size=n_train,
                           eval_opponents=split_top_level(args.opponents), eval_games=args.games, eval_openings=2,
                           iterations=0, labels=n_train, label_steps=args.steps, seed=args.seed, out=None)
-    net = build_network(game, NetConfig.from_dict(net_cfg))
+    net = init if init is not None else build_network(game, NetConfig.from_dict(net_cfg))
     learner = Learner(game, cfg, net)
     buf = ReplayBuffer(n_train, tuple(game.observation_shape), game.num_actions)
     buf.add(Games(data.obs[:n_train], data.mask[:n_train], policy[:n_train], data.value[:n_train]))
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    losses = learner.train(buf, args.steps, rng)
+    if args.lr_decay:
+        import math
+
+        parts = []
+        for done in range(0, args.steps, 50):
+            for group in learner.opt.param_groups:
+                group["lr"] = args.lr * 0.5 * (1.0 + math.cos(math.pi * (done + 25) / args.steps))
+            parts.append(learner.train(buf, min(50, args.steps - done), rng))
+        losses = {k: float(np.mean([part[k] for part in parts])) for k in ("policy_loss", "value_loss")}
+    else:
+        losses = learner.train(buf, args.steps, rng)
     train_s = time.perf_counter() - t0
     held = _held_out(net, data.obs[n_train:], data.mask[n_train:], data.policy[n_train:])
     summary = evaluate_network(net, game, cfg, seed=args.seed)
     rows = [{"game": game.name, "net": " ".join(args.net), "labels": n_train, "depth": data.meta.get("depth"),
-             "sharpen": args.sharpen, **held,
+             "sharpen": args.sharpen, "lr_decay": args.lr_decay, **held,
              "steps": args.steps, "train_s": round(train_s, 1), "policy_loss": round(losses["policy_loss"], 3),
              "value_loss": round(losses["value_loss"], 3), "opponent": r["opponent"], "games": r["games"],
              "wdl": f"{r['wins']}/{r['draws']}/{r['losses']}", "score": round(r["score"], 3),
