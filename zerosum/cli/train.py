@@ -166,8 +166,6 @@ def parser() -> argparse.ArgumentParser:
                    help="[az] rounds before self-play: the network plays the ladder, alpha-beta labels what it met")
     p.add_argument("--ladder-games", type=int, help="[az] games of one ladder round")
     p.add_argument("--ladder-steps", type=int, help="[az] learner steps after each ladder round")
-    p.add_argument("--ladder-overlap", action=argparse.BooleanOptionalAction,
-                   help="[az] the workers play the next round with the last weights while the learner learns")
     p.add_argument("--ladder-opponents", type=_specs, metavar="SPECS",
                    help="[az] the ladder rounds' opponents, in turn (default: --eval-opponents)")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
@@ -187,7 +185,7 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
            "label_quiescence", "label_fast_wins", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents",
-           "ladder_overlap", "train_steps", "buffer_size", "full_search_prob", "backend", "workers")
+           "train_steps", "buffer_size", "full_search_prob", "backend", "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",

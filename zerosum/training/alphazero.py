@@ -57,7 +57,7 @@ from zerosum.training.azconfig import (
 )
 from zerosum.training.azrun import (
     EVAL_FIELDS, PROGRESS_FIELDS, LadderRounds, LocalWorkers, RayWorkers, _append_csv, _atomic_bytes, _atomic_json,
-    _concat, _tensorboard, _truncate_csv, fits, plot_scores, shares,
+    _concat, _tensorboard, _truncate_csv, plot_scores, shares,
 )
 from zerosum.training.learner import Learner, ReplayBuffer, _better, evaluate_network, greedy_policy
 from zerosum.training.rundir import TrainingSetupError, check_out
@@ -142,6 +142,13 @@ def check_az_out(cfg: AlphaZeroConfig, out: Path, *, resume: bool, overwrite: bo
                                  "nothing was written. Give another --out"
                                  + (" (--resume continues a run with its own --algo)" if resume else ""))
     return check_out(cfg, out, resume=resume, overwrite=overwrite, checkpoint="state.pt")  # type: ignore[arg-type]
+
+
+def fits(elapsed: float, last: float, limit: float | None) -> bool:
+    """Whether a run that has used ``elapsed`` seconds of its ``limit`` (None: no limit) starts
+    another ladder round or iteration, the last of which took ``last`` seconds (0: none yet in
+    this process): only if one more as long as the last would end within the limit."""
+    return limit is None or elapsed + last < limit
 
 
 def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bool = False) -> AlphaZeroResult:
@@ -268,24 +275,19 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         while rounds < cfg.ladder_rounds and fits(time.perf_counter() - start, last, cfg.max_seconds):
             began = time.perf_counter()
             data = ladder.round(weights(), rounds)
-            if rounds + 1 < cfg.ladder_rounds and ladder.ahead(start, began):
-                ladder.submit(weights(), rounds + 1)  # the next round's worker games, while the learner learns
             buffer.add(data)
             t0 = time.perf_counter()
             losses = learner.train(buffer, cfg.ladder_steps, rng)
             rounds += 1
             w, d, lost = data.outcomes
-            mine = f" of which the learner played {ladder.own}," if cfg.ladder_overlap else ""
-            log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}),"
-                f"{mine} {len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
+            log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
+                f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})  buffer {buffer.size:,}", flush=True)
             if cfg.eval_every:
                 evaluate_now()
             save_state()
             last = time.perf_counter() - began
-        if it < cfg.iterations:
-            ladder.discard()  # a round the time limit refused; self-play needs the workers
         pending = False
         last = 0.0
 

@@ -87,11 +87,6 @@ class AlphaZeroConfig:
     """The opponents of the ladder rounds, in turn (empty: ``eval_opponents``)."""
     ladder_steps: int = 1000
     """Learner steps after each ladder round."""
-    ladder_overlap: bool = False
-    """The workers play and label the next round's games with the weights of this one while the
-    learner learns from it (one round stale), so no core waits for the learner; the learner plays
-    the round's remaining share with its new weights. The split of the games between the processes
-    then follows their measured times, so a run is not repeated game for game."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None

@@ -9,7 +9,6 @@ import io
 import json
 import os
 import tempfile
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -131,18 +130,9 @@ class RayWorkers:
             self.ray.kill(a)
 
 
-def fits(elapsed: float, last: float, limit: float | None) -> bool:
-    """Whether a run that has used ``elapsed`` seconds of its ``limit`` (None: no limit) starts
-    another ladder round or iteration, the last of which took ``last`` seconds (0: none yet in
-    this process): only if one more as long as the last would end within the limit."""
-    return limit is None or elapsed + last < limit
-
-
 class LadderRounds:
     """Ladder rounds (``ladder_rounds``): the workers and the learner each play a share of the round's
-    games, and alpha-beta labels every position met. With ``ladder_overlap`` the workers' shares of
-    the next round are submitted (:meth:`submit`) before the learner learns from this one, and the
-    learner's own share shrinks by the games the workers play in that time."""
+    games with the latest weights, and alpha-beta labels every position met."""
 
     def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
         self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
@@ -150,73 +140,22 @@ class LadderRounds:
         """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
         self.labeller: Any = None
         """The learner's own labeller (its table kept between rounds), made at its first round."""
-        self.pending: int | None = None
-        """The round whose worker jobs are out (None: none)."""
-        self.split: list[int] = []
-        """The pending round's games: each worker's share, then the learner's."""
-        self.rate: float | None = None
-        """Seconds a game took in a worker process, in the last round."""
-        self.lead = 0.0
-        """Seconds between the end of the last round's games and the start of this one's (learning,
-        evaluation, checkpoint): the time the workers play alone in an overlapped round."""
-        self.own = 0
-        """The games the learner played in the last round."""
-        self._ended: float | None = None
-
-    def _shares(self) -> list[int]:
-        total, n = self.cfg.ladder_games, len(self.workers)
-        even = shares(total, n + 1)
-        if not self.cfg.ladder_overlap or not self.rate or not self.lead:
-            return even
-        own = min(even[-1], max(0, round((total - n * self.lead / self.rate) / (n + 1))))
-        return [*shares(total - own, n), own]
-
-    def ahead(self, start: float, began: float) -> bool:
-        """Whether to submit the next round now, in a run started at ``start`` whose round began at
-        ``began`` (``time.perf_counter()``): with ``ladder_overlap``, if the :func:`fits` check it will
-        meet after this round's learning (about :attr:`lead` from now) would pass."""
-        end = time.perf_counter() + self.lead
-        return self.cfg.ladder_overlap and fits(end - start, end - began, self.cfg.max_seconds)
-
-    def submit(self, weights: bytes, index: int) -> None:
-        """Send the workers their shares of round ``index``, played with ``weights``."""
-        cfg, n = self.cfg, len(self.workers)
-        self.split = self._shares()
-        seed = cfg.seed * 7919 + 100_003 * (index + 1)
-        for i in range(n):
-            self.workers.submit(i, ("ladder", weights, self.split[i], self.opponents, cfg.label_depth, seed + i,
-                                    cfg.label_options()))
-        self.pending = index
 
     def round(self, weights: bytes, index: int) -> Games:
-        """Round ``index`` (it seeds the openings and the moves sampled): the workers' shares (if
-        not already submitted), and the learner's own with ``weights``, the learner's latest."""
+        """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
         from zerosum.training.labeller import Labeller
         from zerosum.training.selfplay import ladder_games
 
-        began = time.perf_counter()
-        if self._ended is not None:
-            self.lead = began - self._ended
-        if self.pending != index:
-            self.submit(weights, index)
-        n = len(self.workers)
+        cfg, n = self.cfg, len(self.workers)
+        share = shares(cfg.ladder_games, n + 1)  # the learner plays the last share
+        seed = cfg.seed * 7919 + 100_003 * (index + 1)
+        for i in range(n):
+            self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth, seed + i,
+                                    cfg.label_options()))
         if self.labeller is None:
-            self.labeller = Labeller(self.game, self.cfg.label_depth, **self.cfg.label_options())
-        seed = self.cfg.seed * 7919 + 100_003 * (index + 1)
-        own = ladder_games(self.game, self.net, self.labeller, self.split[n], self.opponents, seed + n) \
-            if self.split[n] else None
-        parts = [self.workers.result(i) for i in range(n)]
-        self.pending, self.own = None, self.split[n]
-        self._ended = time.perf_counter()
-        self.rate = sum(p.seconds for p in parts) / max(1, sum(p.games for p in parts)) or None
-        return _concat(parts + ([own] if own is not None else []))
-
-    def discard(self) -> None:
-        """Wait out the workers' jobs of a round submitted but not played (its games are dropped)."""
-        if self.pending is not None:
-            for i in range(len(self.workers)):
-                self.workers.result(i)
-            self.pending = None
+            self.labeller = Labeller(self.game, cfg.label_depth, **cfg.label_options())
+        own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
+        return _concat([self.workers.result(i) for i in range(n)] + [own])
 
 
 def shares(total: int, parts: int) -> list[int]:
