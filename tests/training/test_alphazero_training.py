@@ -185,8 +185,9 @@ def test_a_ladder_recipe_runs_its_round_with_its_line_feature_network(tmp_path, 
     (a ResNet with line features) trains on the round's labels, and the checkpoint plays as an
     agent with its line features."""
     r = zerosum_train("--algo", "alphazero", "--recipe", recipe, "--label-depth", "2",
-                      "--ladder-rounds", "1", "--ladder-games", "2", "--ladder-steps", "2", "--eval-games", "2",
-                      "--eval-opponents", "random", "--no-tensorboard", "--out", "run", "-v", cwd=tmp_path)
+                      "--ladder-rounds", "1", "--ladder-games", "2", "--ladder-steps", "2", "--final-steps", "2",
+                      "--eval-games", "2", "--eval-opponents", "random", "--no-tensorboard", "--out", "run", "-v",
+                      cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "ladder   1" in r.stdout and "2 games (W/D/L" in r.stdout
     from zerosum.agents import make_agent

@@ -168,6 +168,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ladder-steps", type=int, help="[az] learner steps after each ladder round")
     p.add_argument("--ladder-opponents", type=_specs, metavar="SPECS",
                    help="[az] the ladder rounds' opponents, in turn (default: --eval-opponents)")
+    p.add_argument("--final-steps", type=int,
+                   help="[az] learner steps at the end, the learning rate annealed to 0 (resuming a run adds them)")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
     p.add_argument("--buffer-size", type=int, help="[az] replay buffer: the last this many positions")
     p.add_argument("--full-search-prob", type=float,
@@ -185,7 +187,7 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
            "label_quiescence", "label_fast_wins", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents",
-           "train_steps", "buffer_size", "full_search_prob", "backend", "workers")
+           "final_steps", "train_steps", "buffer_size", "full_search_prob", "backend", "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",

@@ -57,11 +57,10 @@ from zerosum.training.azconfig import (
 )
 from zerosum.training.azrun import (
     EVAL_FIELDS, PROGRESS_FIELDS, LadderRounds, LocalWorkers, RayWorkers, _append_csv, _atomic_bytes, _atomic_json,
-    _concat, _tensorboard, _truncate_csv, plot_scores, shares,
+    _concat, _labels, _tensorboard, _truncate_csv, plot_scores, shares,
 )
 from zerosum.training.learner import Learner, ReplayBuffer, _better, evaluate_network, greedy_policy
 from zerosum.training.rundir import TrainingSetupError, check_out
-from zerosum.training.selfplay import Games
 
 # ---- setup checks (before anything is written) ----------------------------------------------
 def _resolve(cfg: AlphaZeroConfig) -> Game:
@@ -180,6 +179,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     last_eval: dict[str, Any] | None = None
     labelled = False
     rounds = 0  # ladder rounds done
+    annealed = False  # whether final_steps were taken since the last round or iteration
     if out:
         out.mkdir(parents=True, exist_ok=True)
         if resuming:
@@ -191,7 +191,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             rng = st["rng"]
             it, games_done, elapsed = int(st["iteration"]), int(st["games"]), float(st["seconds"])
             best, last_eval, labelled = st["best"], st["last_eval"], bool(st["labelled"])
-            rounds = int(st.get("ladder_rounds", 0))
+            rounds, annealed = int(st.get("ladder_rounds", 0)), bool(st.get("annealed", False))
             for name in ("progress.csv", "eval.csv"):
                 _truncate_csv(out / name, it)
         else:
@@ -225,7 +225,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         torch.save({"net": net.state_dict(), "opt": learner.opt.state_dict(), "learner_steps": learner.steps,
                     "buffer": buffer.state(), "rng": rng, "iteration": it, "games": games_done,
                     "seconds": time.perf_counter() - start, "best": best, "last_eval": last_eval,
-                    "labelled": labelled, "ladder_rounds": rounds}, buf)
+                    "labelled": labelled, "ladder_rounds": rounds, "annealed": annealed}, buf)
         _atomic_bytes(out / "state.pt", buf.getvalue())
         save_network(out / "model.pt", net, game, _net_config(cfg), metadata=metadata("model"))
 
@@ -266,19 +266,21 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             losses = learner.train(buffer, cfg.label_steps, rng)
             log(f"labels: {len(data)} positions, {cfg.label_steps} learner steps in {time.perf_counter() - t0:.1f} s "
                 f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
-            labelled = True
+            labelled, annealed = True, False
             if cfg.eval_every:
                 evaluate_now()
             save_state()
         ladder = LadderRounds(workers, cfg, game, net)
         last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
-        while rounds < cfg.ladder_rounds and fits(time.perf_counter() - start, last, cfg.max_seconds):
+        per_step = 0.0  # seconds a learner step took last: the final steps' time is kept for them
+        while rounds < cfg.ladder_rounds and fits(time.perf_counter() - start + cfg.final_steps * per_step, last,
+                                                  cfg.max_seconds):
             began = time.perf_counter()
             data = ladder.round(weights(), rounds)
             buffer.add(data)
             t0 = time.perf_counter()
             losses = learner.train(buffer, cfg.ladder_steps, rng)
-            rounds += 1
+            rounds, annealed, per_step = rounds + 1, False, (time.perf_counter() - t0) / cfg.ladder_steps
             w, d, lost = data.outcomes
             log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
                 f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
@@ -296,7 +298,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             for i in range(cfg.workers):
                 workers.submit(i, ("play", w, per[i]))
 
-        while it < cfg.iterations and fits(time.perf_counter() - start, last, cfg.max_seconds):
+        while it < cfg.iterations and fits(time.perf_counter() - start + cfg.final_steps * per_step, last,
+                                           cfg.max_seconds):
             began = time.perf_counter()
             if not pending:
                 submit()
@@ -309,7 +312,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             t0 = time.perf_counter()
             losses = learner.train(buffer, cfg.train_steps, rng)
             learn_s = time.perf_counter() - t0
-            it += 1
+            it, annealed, per_step = it + 1, False, learn_s / max(cfg.train_steps, 1)
             games_done += played.games
             row = {"iteration": it, "seconds": round(time.perf_counter() - start, 1), "games": games_done,
                    "positions": len(played), "games_per_s": round(played.games / max(played.seconds, 1e-9), 2),
@@ -335,6 +338,15 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         if pending:
             for i in range(cfg.workers):
                 workers.result(i)  # let the workers finish before they are stopped
+        if cfg.final_steps and not annealed and buffer.size:
+            t0 = time.perf_counter()
+            losses = learner.anneal(buffer, cfg.final_steps, rng)
+            annealed = True
+            log(f"final: {cfg.final_steps} learner steps, the learning rate annealed to 0, in "
+                f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
+                f"value {losses['value_loss']:.3f})", flush=True)
+            evaluate_now()
+            save_state()
         if last_eval is None or last_eval.get("iteration") != it:
             evaluate_now()
             save_state()
@@ -343,37 +355,6 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         if tb:
             tb.close()
     return AlphaZeroResult(out, it, games_done, time.perf_counter() - start, best, last_eval, net)
-
-
-def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
-    """The run's alpha-beta labels: from ``path`` when an earlier start made them, else labelled
-    by the workers (split between them) and saved there."""
-    from zerosum.training.labeller import VALUE_SCALES, Dataset, DatasetError, label_dataset, load_dataset, save_dataset
-
-    options = cfg.label_options()
-    if path is not None and path.is_file():
-        try:
-            d = load_dataset(path, game)
-            same = d.meta.get("depth") == cfg.label_depth and all(bool(d.meta.get(k)) == v for k, v in options.items())
-            if len(d) >= cfg.labels and same:
-                return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
-        except DatasetError:
-            pass
-    n = len(workers)
-    t0 = time.perf_counter()
-    share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
-    for i in range(n):
-        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, options))
-    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n, **options)
-    data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
-    log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
-        f"({n} worker(s) and the learner)", flush=True)
-    if path is not None:
-        save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
-                                   {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
-                                    "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
-                                    "positions": len(data), "seed": cfg.seed, **options}))
-    return data
 
 
 def _net_config(cfg: AlphaZeroConfig) -> Any:

@@ -14,9 +14,9 @@ RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
 BACKENDS = ("local", "ray")
 """Where self-play runs: a local subprocess, or Ray actors."""
-RESUMABLE_AZ = ("iterations", "ladder_rounds", "max_seconds", "verbose", "out", "tensorboard", "log_every", "backend",
-                "workers")
-"""Settings that may differ between a run and its resumption (they do not change what is learned)."""
+RESUMABLE_AZ = ("iterations", "ladder_rounds", "final_steps", "max_seconds", "verbose", "out", "tensorboard",
+                "log_every", "backend", "workers")
+"""Settings that may differ between a run and its resumption (how long it learns, not what from)."""
 
 
 
@@ -87,6 +87,11 @@ class AlphaZeroConfig:
     """The opponents of the ladder rounds, in turn (empty: ``eval_opponents``)."""
     ladder_steps: int = 1000
     """Learner steps after each ladder round."""
+    final_steps: int = 0
+    """Learner steps after the last ladder round and iteration, the learning rate lowered from ``lr``
+    to 0 along a cosine (:meth:`~zerosum.training.learner.Learner.anneal`), then an evaluation;
+    ``max_seconds`` keeps the time they take (0: none). At a constant rate the network's strength
+    swings from one round to the next; annealed, it settles."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
@@ -133,7 +138,7 @@ class AlphaZeroConfig:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 1")
         for name in ("iterations", "train_steps", "labels", "label_steps", "eval_every", "eval_games", "eval_openings",
-                     "temperature_moves", "ladder_rounds", "ladder_games", "ladder_steps"):
+                     "temperature_moves", "ladder_rounds", "ladder_games", "ladder_steps", "final_steps"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 0")
@@ -187,15 +192,18 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     # 0.72 against mcts at equal time (400 games each), where the PUCT self-play recipe that
     # came before (30 minutes, 27,000 games after 40,000 depth-8 labels) gave 0.46/0.48/0.31
     # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. A round (about 200 s) is started only
-    # if it ends within the hour; the self-play settings below apply only with --iterations N
-    # after them.
+    # if it ends within the hour with the time of the 3,000 final steps (about 5 minutes) kept:
+    # the learning rate annealed to 0 settles the network, whose strength swings by +-0.1 from
+    # round to round at the constant rate. The self-play settings below apply only with
+    # --iterations N after the rounds.
     "az_connect_four": {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
         "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
         "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
         "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
-        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3600.0,
-        "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"], "eval_games": 40,
+        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 3000, "iterations": 0,
+        "max_seconds": 3600.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"],
+        "eval_games": 40,
         "eval_openings": 2,
     },
     # Pentago: ladder rounds (as Connect Four's) with depth-3 labels (no quiescence: 6x cheaper,

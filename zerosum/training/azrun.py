@@ -9,6 +9,7 @@ import io
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -253,3 +254,34 @@ def _tensorboard(out: Path | None, cfg: AlphaZeroConfig) -> Any:
 
 
 __all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores", "shares"]
+
+
+def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
+    """The run's alpha-beta labels: from ``path`` when an earlier start made them, else labelled
+    by the workers (split between them) and saved there."""
+    from zerosum.training.labeller import VALUE_SCALES, Dataset, DatasetError, label_dataset, load_dataset, save_dataset
+
+    options = cfg.label_options()
+    if path is not None and path.is_file():
+        try:
+            d = load_dataset(path, game)
+            same = d.meta.get("depth") == cfg.label_depth and all(bool(d.meta.get(k)) == v for k, v in options.items())
+            if len(d) >= cfg.labels and same:
+                return Games(d.obs[: cfg.labels], d.mask[: cfg.labels], d.policy[: cfg.labels], d.value[: cfg.labels])
+        except DatasetError:
+            pass
+    n = len(workers)
+    t0 = time.perf_counter()
+    share = shares(cfg.labels, n + 1)  # the learner labels the last share: it has nothing else to do yet
+    for i in range(n):
+        workers.submit(i, ("label", share[i], cfg.label_depth, cfg.seed * 7919 + i, options))
+    own = label_dataset(game, share[n], depth=cfg.label_depth, seed=cfg.seed * 7919 + n, **options)
+    data = _concat([workers.result(i) for i in range(n)] + [Games(own.obs, own.mask, own.policy, own.value)])
+    log(f"labelled {len(data):,} positions at depth {cfg.label_depth} in {time.perf_counter() - t0:.1f} s "
+        f"({n} worker(s) and the learner)", flush=True)
+    if path is not None:
+        save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
+                                   {"format": "zerosum-labels", "game": game.name, "variant": dict(game.variant),
+                                    "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
+                                    "positions": len(data), "seed": cfg.seed, **options}))
+    return data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -125,6 +126,22 @@ class Learner:
             self.steps += 1
         self.net.eval()
         return {"policy_loss": pl / steps, "value_loss": vl / steps}
+
+    def anneal(self, buffer: ReplayBuffer, steps: int, rng: np.random.Generator, chunk: int = 50) -> dict[str, float]:
+        """``steps`` minibatch steps with the learning rate lowered from ``cfg.lr`` to 0 along a
+        cosine (set every ``chunk`` steps, at the chunk's middle); the rate is ``cfg.lr`` again after."""
+        done, pl, vl = 0, 0.0, 0.0
+        try:
+            while done < steps:
+                n = min(chunk, steps - done)
+                for group in self.opt.param_groups:
+                    group["lr"] = self.cfg.lr * 0.5 * (1.0 + math.cos(math.pi * (done + n / 2) / steps))
+                losses = self.train(buffer, n, rng)
+                pl, vl, done = pl + n * losses["policy_loss"], vl + n * losses["value_loss"], done + n
+        finally:
+            for group in self.opt.param_groups:
+                group["lr"] = self.cfg.lr
+        return {"policy_loss": pl / max(steps, 1), "value_loss": vl / max(steps, 1)}
 
 
 def greedy_policy(net: Any, game: Game) -> Any:

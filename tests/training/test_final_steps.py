@@ -1,0 +1,73 @@
+"""The final annealed steps (``final_steps``): the learning rate falls from ``lr`` to 0 along a
+cosine and comes back after; a run takes them once at its end, and again only after new rounds."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from zerosum.games import make_game
+from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
+from zerosum.training.selfplay import Games
+
+pytest.importorskip("torch")
+
+
+def test_anneal_lowers_the_rate_along_a_cosine_and_restores_it():
+    from zerosum.nets import NetConfig, build_network
+
+    game = make_game("tictactoe")
+    cfg = AlphaZeroConfig(game="tictactoe", lr=0.01, batch_size=4, iterations=1)
+    learner = Learner(game, cfg, build_network(game, NetConfig(kind="mlp", hidden=(8,))))
+    buf = ReplayBuffer(16, tuple(game.observation_shape), 9)
+    obs = np.zeros((16, *game.observation_shape), np.int8)
+    buf.add(Games(obs, np.ones((16, 9), np.int8), np.full((16, 9), 1 / 9, np.float32), np.zeros(16, np.float32)))
+    seen: list[tuple[int, float]] = []
+    plain = learner.train
+
+    def train(buffer, steps, rng):
+        seen.append((steps, learner.opt.param_groups[0]["lr"]))
+        return plain(buffer, steps, rng)
+
+    learner.train = train  # type: ignore[method-assign]
+    losses = learner.anneal(buf, 120, np.random.default_rng(0), chunk=50)
+    assert [n for n, _ in seen] == [50, 50, 20] and learner.steps == 120
+    expected = [0.01 * 0.5 * (1 + math.cos(math.pi * mid / 120)) for mid in (25, 75, 110)]
+    assert [lr for _, lr in seen] == pytest.approx(expected)
+    assert seen[0][1] > seen[1][1] > seen[2][1] > 0  # falling, never below 0
+    assert learner.opt.param_groups[0]["lr"] == 0.01  # back to cfg.lr for any later round
+    assert math.isfinite(losses["policy_loss"]) and math.isfinite(losses["value_loss"])
+
+
+def zerosum_train(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "zerosum", "train", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300, check=False)
+
+
+def test_a_run_anneals_once_at_its_end_and_again_only_after_new_rounds(tmp_path):
+    import torch
+
+    args = ["--algo", "alphazero", "--game", "connect_four", "--net", "kind=mlp", "hidden=16", "--label-depth", "2",
+            "--ladder-games", "2", "--ladder-steps", "2", "--final-steps", "3", "--eval-every", "1",
+            "--eval-games", "2", "--eval-opponents", "random", "--no-tensorboard", "--iterations", "0",
+            "--out", "run", "-v"]
+    r = zerosum_train(*args, "--ladder-rounds", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "final: 3 learner steps, the learning rate annealed to 0" in r.stdout
+    assert r.stdout.index("ladder   1") < r.stdout.index("final: 3")
+    st = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
+    assert st["annealed"] is True and st["learner_steps"] == 2 + 3
+    r = zerosum_train(*args, "--ladder-rounds", "1", "--resume", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "final:" not in r.stdout  # nothing new to anneal
+    assert torch.load(tmp_path / "run" / "state.pt", weights_only=False)["learner_steps"] == 5
+    r = zerosum_train(*args, "--ladder-rounds", "2", "--resume", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "ladder   2" in r.stdout and "final: 3" in r.stdout
+    st = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
+    assert st["annealed"] is True and st["learner_steps"] == 5 + 2 + 3
+    assert st["opt"]["param_groups"][0]["lr"] == pytest.approx(1e-3)  # the rate of the next round, if any
