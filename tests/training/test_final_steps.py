@@ -61,6 +61,11 @@ def test_a_run_anneals_once_at_its_end_and_again_only_after_new_rounds(tmp_path)
     assert r.stdout.index("ladder   1") < r.stdout.index("final: 3")
     st = torch.load(tmp_path / "run" / "state.pt", weights_only=False)
     assert st["annealed"] is True and st["learner_steps"] == 2 + 3
+    from zerosum.nets import load_network
+
+    _, meta = load_network(tmp_path / "run" / "best.pt")  # the annealed network, whatever its score
+    assert meta["train_steps"] == 5 and meta["evaluation"]["annealed"] is True
+    assert "(ladder round 1, annealed, score" in r.stdout
     r = zerosum_train(*args, "--ladder-rounds", "1", "--resume", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "final:" not in r.stdout  # nothing new to anneal

@@ -372,7 +372,7 @@ def _run_alphazero(cfg: Any, ns: argparse.Namespace, as_json: bool) -> int:
     if result.out:
         lines = f", {best['lines_lost']} of {best['lines']} lines lost" if "lines_lost" in best else ""
         where = (f"ladder round {best['ladder_round']}" if best.get("iteration") == 0 and best.get("ladder_round")
-                 else f"iteration {best.get('iteration', '?')}")
+                 else f"iteration {best.get('iteration', '?')}") + (", annealed" if best.get("annealed") else "")
         print(f"checkpoint: {result.out / 'model.pt'}; best: {result.out / 'best.pt'} ({where}, "
               f"score {best.get('score', float('nan')):.3f}{lines}); "
               f"play it as \"alphazero(path={result.out / 'best.pt'})\"")

@@ -229,12 +229,14 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         _atomic_bytes(out / "state.pt", buf.getvalue())
         save_network(out / "model.pt", net, game, _net_config(cfg), metadata=metadata("model"))
 
-    def evaluate_now() -> None:
+    def evaluate_now(annealed: bool = False) -> None:
         nonlocal best, last_eval
         summary = evaluate_network(net, game, cfg, seed=cfg.seed + it)
         summary["iteration"] = it
         if rounds:
             summary["ladder_round"] = rounds
+        if annealed:  # the settled network is best.pt whatever its few games say (see final_steps)
+            summary["annealed"] = True
         summary["seconds_at"] = time.perf_counter() - start
         last_eval = summary
         for r in summary["rows"]:
@@ -245,7 +247,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
                 tb.add_scalar(f"eval/{r['opponent']}", r["score"], it)
         if "lines_lost" in summary and tb:
             tb.add_scalar("eval/lines_lost", summary["lines_lost"], it)
-        if _better(summary, best):
+        if annealed or _better(summary, best):
             best = dict(summary)
             if out:
                 save_network(out / "best.pt", net, game, _net_config(cfg), metadata=metadata("best"))
@@ -345,7 +347,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             log(f"final: {cfg.final_steps} learner steps, the learning rate annealed to 0, in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})", flush=True)
-            evaluate_now()
+            evaluate_now(annealed=True)
             save_state()
         if last_eval is None or last_eval.get("iteration") != it:
             evaluate_now()
