@@ -189,9 +189,9 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     },
     # Connect Four: ladder rounds (expert iteration on the network's own games, DAgger's rule)
     # with depth-10 quiescence labels, and a 3 x 48 ResNet with line features (lines=4). The
-    # run of these settings (one seed, a quiet machine) gave best.pt at round 15 (53 minutes):
-    # alone 0.67/0.50/0.35 against depths 2/4/6 and with 64 simulations 0.81/0.64/0.52 and
-    # 0.72 against mcts at equal time (400 games each), where the PUCT self-play recipe that
+    # run of these settings (one seed, 13 rounds and the final steps in 57 minutes) gave the
+    # annealed network: alone 0.65/0.48/0.34 against depths 2/4/6 and with 64 simulations
+    # 0.81/0.68/0.60 and 0.73 against mcts at equal time (400 games each), where the PUCT self-play recipe that
     # came before (30 minutes, 27,000 games after 40,000 depth-8 labels) gave 0.46/0.48/0.31
     # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. A round (about 200 s) is started only
     # if it ends within the hour with the time of the 3,000 final steps (about 5 minutes) kept:
