@@ -231,7 +231,8 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
 
 AZ_RECIPE_NOTES: dict[str, str] = {
     "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
-    "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features (<= 60 min)",
+    "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features, "
+                       "an annealed end (<= 60 min)",
     "az_pentago": "AlphaZero Pentago: ladder rounds on depth-3 labels, line features (<= 60 min)",
 }
 """One line per recipe for ``zerosum train --help``."""
