@@ -18,9 +18,9 @@ move's weight; ``bench/blunders.py`` counts the same in a network's own games). 
 ``--net ... lines=4`` with the same network without it measures what the line features give.
 With ``--init CHECKPOINT`` training starts from that network (its own network config; ``--net``
 is then ignored), and ``--lr-decay`` lowers the learning rate from ``--lr`` to 0 along a cosine
-over the steps (set every 50 steps): together they measure what a final annealed phase adds to
-a run's network. With ``--save`` the network is written as a zerosum.nets checkpoint with this command in
-its sidecar.
+over the steps (``Learner.anneal``, as ``--final-steps`` does): together they measure what a
+final annealed phase adds to a run's network. With ``--save`` the network is written as a
+zerosum.nets checkpoint with this command in its sidecar.
 
 Prints one JSON document, then a table.
 """
@@ -92,17 +92,7 @@ def main() -> None:
     buf.add(Games(data.obs[:n_train], data.mask[:n_train], policy[:n_train], data.value[:n_train]))
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    if args.lr_decay:
-        import math
-
-        parts = []
-        for done in range(0, args.steps, 50):
-            for group in learner.opt.param_groups:
-                group["lr"] = args.lr * 0.5 * (1.0 + math.cos(math.pi * (done + 25) / args.steps))
-            parts.append(learner.train(buf, min(50, args.steps - done), rng))
-        losses = {k: float(np.mean([part[k] for part in parts])) for k in ("policy_loss", "value_loss")}
-    else:
-        losses = learner.train(buf, args.steps, rng)
+    losses = (learner.anneal if args.lr_decay else learner.train)(buf, args.steps, rng)
     train_s = time.perf_counter() - t0
     held = _held_out(net, data.obs[n_train:], data.mask[n_train:], data.policy[n_train:])
     summary = evaluate_network(net, game, cfg, seed=args.seed)

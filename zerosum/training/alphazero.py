@@ -179,7 +179,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     last_eval: dict[str, Any] | None = None
     labelled = False
     rounds = 0  # ladder rounds done
-    annealed = False  # whether final_steps were taken since the last round or iteration
+    annealed_at: tuple[bool, int, int] | None = None  # (labelled, rounds, it) when final_steps were last taken
     if out:
         out.mkdir(parents=True, exist_ok=True)
         if resuming:
@@ -191,7 +191,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             rng = st["rng"]
             it, games_done, elapsed = int(st["iteration"]), int(st["games"]), float(st["seconds"])
             best, last_eval, labelled = st["best"], st["last_eval"], bool(st["labelled"])
-            rounds, annealed = int(st.get("ladder_rounds", 0)), bool(st.get("annealed", False))
+            rounds = int(st.get("ladder_rounds", 0))
+            annealed_at = (labelled, rounds, it) if st.get("annealed") else None
             for name in ("progress.csv", "eval.csv"):
                 _truncate_csv(out / name, it)
         else:
@@ -225,17 +226,18 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         torch.save({"net": net.state_dict(), "opt": learner.opt.state_dict(), "learner_steps": learner.steps,
                     "buffer": buffer.state(), "rng": rng, "iteration": it, "games": games_done,
                     "seconds": time.perf_counter() - start, "best": best, "last_eval": last_eval,
-                    "labelled": labelled, "ladder_rounds": rounds, "annealed": annealed}, buf)
+                    "labelled": labelled, "ladder_rounds": rounds, "annealed": annealed_at == (labelled, rounds, it)},
+                   buf)
         _atomic_bytes(out / "state.pt", buf.getvalue())
         save_network(out / "model.pt", net, game, _net_config(cfg), metadata=metadata("model"))
 
-    def evaluate_now(annealed: bool = False) -> None:
+    def evaluate_now(final: bool = False) -> None:
         nonlocal best, last_eval
         summary = evaluate_network(net, game, cfg, seed=cfg.seed + it)
         summary["iteration"] = it
         if rounds:
             summary["ladder_round"] = rounds
-        if annealed:  # the settled network is best.pt whatever its few games say (see final_steps)
+        if final:  # the annealed network is best.pt whatever its few games say (see final_steps)
             summary["annealed"] = True
         summary["seconds_at"] = time.perf_counter() - start
         last_eval = summary
@@ -247,7 +249,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
                 tb.add_scalar(f"eval/{r['opponent']}", r["score"], it)
         if "lines_lost" in summary and tb:
             tb.add_scalar("eval/lines_lost", summary["lines_lost"], it)
-        if annealed or _better(summary, best):
+        if final or _better(summary, best):
             best = dict(summary)
             if out:
                 save_network(out / "best.pt", net, game, _net_config(cfg), metadata=metadata("best"))
@@ -268,21 +270,24 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             losses = learner.train(buffer, cfg.label_steps, rng)
             log(f"labels: {len(data)} positions, {cfg.label_steps} learner steps in {time.perf_counter() - t0:.1f} s "
                 f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
-            labelled, annealed = True, False
+            labelled = True
             if cfg.eval_every:
                 evaluate_now()
             save_state()
         ladder = LadderRounds(workers, cfg, game, net)
         last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
         per_step = 0.0  # seconds a learner step took last: the final steps' time is kept for them
-        while rounds < cfg.ladder_rounds and fits(time.perf_counter() - start + cfg.final_steps * per_step, last,
-                                                  cfg.max_seconds):
+
+        def another() -> bool:  # whether one more round or iteration as long as the last fits
+            return fits(time.perf_counter() - start + cfg.final_steps * per_step, last, cfg.max_seconds)
+
+        while rounds < cfg.ladder_rounds and another():
             began = time.perf_counter()
             data = ladder.round(weights(), rounds)
             buffer.add(data)
             t0 = time.perf_counter()
             losses = learner.train(buffer, cfg.ladder_steps, rng)
-            rounds, annealed, per_step = rounds + 1, False, (time.perf_counter() - t0) / cfg.ladder_steps
+            rounds, per_step = rounds + 1, (time.perf_counter() - t0) / cfg.ladder_steps
             w, d, lost = data.outcomes
             log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
                 f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
@@ -300,8 +305,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             for i in range(cfg.workers):
                 workers.submit(i, ("play", w, per[i]))
 
-        while it < cfg.iterations and fits(time.perf_counter() - start + cfg.final_steps * per_step, last,
-                                           cfg.max_seconds):
+        while it < cfg.iterations and another():
             began = time.perf_counter()
             if not pending:
                 submit()
@@ -314,7 +318,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             t0 = time.perf_counter()
             losses = learner.train(buffer, cfg.train_steps, rng)
             learn_s = time.perf_counter() - t0
-            it, annealed, per_step = it + 1, False, learn_s / max(cfg.train_steps, 1)
+            it, per_step = it + 1, learn_s / max(cfg.train_steps, 1)
             games_done += played.games
             row = {"iteration": it, "seconds": round(time.perf_counter() - start, 1), "games": games_done,
                    "positions": len(played), "games_per_s": round(played.games / max(played.seconds, 1e-9), 2),
@@ -340,14 +344,14 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         if pending:
             for i in range(cfg.workers):
                 workers.result(i)  # let the workers finish before they are stopped
-        if cfg.final_steps and not annealed and buffer.size:
+        if cfg.final_steps and annealed_at != (labelled, rounds, it) and buffer.size:
             t0 = time.perf_counter()
             losses = learner.anneal(buffer, cfg.final_steps, rng)
-            annealed = True
+            annealed_at = (labelled, rounds, it)
             log(f"final: {cfg.final_steps} learner steps, the learning rate annealed to 0, in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})", flush=True)
-            evaluate_now(annealed=True)
+            evaluate_now(final=True)
             save_state()
         if last_eval is None or last_eval.get("iteration") != it:
             evaluate_now()

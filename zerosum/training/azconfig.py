@@ -205,8 +205,7 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
         "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
         "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 3000, "iterations": 0,
         "max_seconds": 3600.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"],
-        "eval_games": 40,
-        "eval_openings": 2,
+        "eval_games": 40, "eval_openings": 2,
     },
     # Pentago: ladder rounds (as Connect Four's) with depth-3 labels (no quiescence: 6x cheaper,
     # and its best move scores 0.66 against depth 2 where depth 3 with quiescence scores 0.70)

@@ -252,10 +252,6 @@ def _tensorboard(out: Path | None, cfg: AlphaZeroConfig) -> Any:
     return SummaryWriter(str(out / "tb"))
 
 
-
-__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores", "shares"]
-
-
 def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
     """The run's alpha-beta labels: from ``path`` when an earlier start made them, else labelled
     by the workers (split between them) and saved there."""
@@ -285,3 +281,6 @@ def _labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, l
                                     "depth": cfg.label_depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
                                     "positions": len(data), "seed": cfg.seed, **options}))
     return data
+
+
+__all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "LadderRounds", "LocalWorkers", "RayWorkers", "plot_scores", "shares"]
