@@ -22,6 +22,13 @@ over the steps (``Learner.anneal``, as ``--final-steps`` does): together they me
 final annealed phase adds to a run's network. With ``--save`` the network is written as a
 zerosum.nets checkpoint with this command in its sidecar.
 
+Several ``--labels`` are joined in the order given (they must come from the same game and
+labeller settings); ``--unique`` drops a position whose planes and label appeared earlier (a
+run resumed from another holds the other's last rounds again; repeats within one run, such as
+opening positions, are dropped too), ``--held-out N`` with N >= 1 keeps the last N positions out,
+and ``--limit N`` trains on the first N of the rest: the same held-out positions then score
+networks trained on more or fewer labels.
+
 Prints one JSON document, then a table.
 """
 
@@ -46,7 +53,11 @@ from zerosum.values import parse_assignments, split_top_level
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--labels", required=True)
+    ap.add_argument("--labels", required=True, nargs="+",
+                    help="labels files or runs' state.pt, concatenated in this order (the same game and labeller)")
+    ap.add_argument("--unique", action="store_true",
+                    help="drop a position whose planes and label appeared earlier (runs resumed from one another)")
+    ap.add_argument("--limit", type=int, help="train on the first N positions kept for training only")
     ap.add_argument("--sharpen", type=float, default=1.0)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -54,7 +65,8 @@ def main() -> None:
     ap.add_argument("--opponents", default="alphabeta(depth=2); alphabeta(depth=4)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--held-out", type=float, default=0.0, help="fraction of the positions kept out of training")
+    ap.add_argument("--held-out", type=float, default=0.0,
+                    help="the last positions kept out of training: a fraction below 1, or a count")
     ap.add_argument("--save")
     ap.add_argument("--init", help="start from this network checkpoint (a path or zoo:NAME) instead of --net")
     ap.add_argument("--lr-decay", action="store_true", help="cosine decay of the learning rate to 0 over the steps")
@@ -68,13 +80,20 @@ def main() -> None:
     from zerosum.training.labeller import load_dataset
     from zerosum.training.selfplay import Games
 
-    data = _buffer_dataset(Path(args.labels)) if args.labels.endswith(".pt") else load_dataset(args.labels)
+    data = _concatenate([_buffer_dataset(Path(p)) if p.endswith(".pt") else load_dataset(p) for p in args.labels],
+                        unique=args.unique)
     game = make_game(data.meta["game"], **data.meta["variant"])
-    if not 0.0 <= args.held_out < 1.0:
-        raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) is required")
+    if args.held_out < 0.0 or (args.held_out >= 1.0 and not args.held_out.is_integer()):
+        raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) or a whole count of positions is required")
+    held_out = round(args.held_out * len(data)) if args.held_out < 1.0 else int(args.held_out)
+    if held_out >= len(data):
+        raise SystemExit(f"--held-out {args.held_out}: the labels hold only {len(data)} positions")
     policy = data.policy.astype(np.float64) ** args.sharpen
     policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
-    n_train = len(data) - round(args.held_out * len(data))
+    n_train = len(data) - held_out
+    if args.limit is not None and args.limit <= 0:
+        raise SystemExit(f"--limit {args.limit}: a positive count of positions is required")
+    first = min(n_train, args.limit or n_train)
     net_cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in parse_assignments(args.net, "--net").items()}
     init = None
     if args.init:
@@ -83,20 +102,20 @@ def main() -> None:
         init, meta = load_network(args.init, game)
         net_cfg = dict(meta["net"])
         args.net = [f"init={args.init}"]
-    cfg = AlphaZeroConfig(game=game.name, net=net_cfg, symmetry=True, lr=args.lr, buffer_size=n_train,
+    cfg = AlphaZeroConfig(game=game.name, net=net_cfg, symmetry=True, lr=args.lr, buffer_size=first,
                           eval_opponents=split_top_level(args.opponents), eval_games=args.games, eval_openings=2,
-                          iterations=0, labels=n_train, label_steps=args.steps, seed=args.seed, out=None)
+                          iterations=0, labels=first, label_steps=args.steps, seed=args.seed, out=None)
     net = init if init is not None else build_network(game, NetConfig.from_dict(net_cfg))
     learner = Learner(game, cfg, net)
-    buf = ReplayBuffer(n_train, tuple(game.observation_shape), game.num_actions)
-    buf.add(Games(data.obs[:n_train], data.mask[:n_train], policy[:n_train], data.value[:n_train]))
+    buf = ReplayBuffer(first, tuple(game.observation_shape), game.num_actions)
+    buf.add(Games(data.obs[:first], data.mask[:first], policy[:first], data.value[:first]))
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     losses = (learner.anneal if args.lr_decay else learner.train)(buf, args.steps, rng)
     train_s = time.perf_counter() - t0
     held = _held_out(net, data.obs[n_train:], data.mask[n_train:], data.policy[n_train:])
     summary = evaluate_network(net, game, cfg, seed=args.seed)
-    rows = [{"game": game.name, "net": " ".join(args.net), "labels": n_train, "depth": data.meta.get("depth"),
+    rows = [{"game": game.name, "net": " ".join(args.net), "labels": first, "depth": data.meta.get("depth"),
              "sharpen": args.sharpen, "lr_decay": args.lr_decay, **held,
              "steps": args.steps, "train_s": round(train_s, 1), "policy_loss": round(losses["policy_loss"], 3),
              "value_loss": round(losses["value_loss"], 3), "opponent": r["opponent"], "games": r["games"],
@@ -107,6 +126,30 @@ def main() -> None:
         save_network(args.save, net, game, NetConfig.from_dict(net_cfg),
                      metadata={"train_steps": args.steps, "command": command, "evaluation": summary})
     emit("labels_only", rows, list(rows[0]))
+
+
+def _concatenate(parts: list, *, unique: bool) -> object:
+    """Several label sets as one, in order; with ``unique`` a position whose planes and label appeared
+    before is dropped. Sets from another game or labeller are refused."""
+    from zerosum.training.labeller import Dataset
+
+    keys = ("game", "variant", "depth", "quiescence", "fast_wins")
+    for p in parts[1:]:
+        if any(p.meta.get(k) != parts[0].meta.get(k) for k in keys):
+            raise SystemExit(f"--labels: {p.meta.get('source')} was made with "
+                             f"{ {k: p.meta.get(k) for k in keys} }, the first with "
+                             f"{ {k: parts[0].meta.get(k) for k in keys} }; only labels made alike can be joined")
+    obs, mask, policy, value = (np.concatenate([getattr(p, f) for p in parts])
+                                for f in ("obs", "mask", "policy", "value"))
+    if unique:
+        rows = np.concatenate([obs.reshape(len(obs), -1).astype(np.int8), policy.view(np.int8)
+                               .reshape(len(policy), -1), value.view(np.int8).reshape(len(value), -1)], axis=1)
+        _, first = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
+                             return_index=True)
+        keep = np.sort(first)
+        obs, mask, policy, value = obs[keep], mask[keep], policy[keep], value[keep]
+    meta = dict(parts[0].meta, positions=len(obs), source=[p.meta.get("source") for p in parts])
+    return Dataset(obs, mask, policy, value, meta)
 
 
 def _buffer_dataset(path: Path) -> object:
