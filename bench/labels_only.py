@@ -25,9 +25,10 @@ zerosum.nets checkpoint with this command in its sidecar.
 Several ``--labels`` are joined in the order given (they must come from the same game and
 labeller settings); ``--unique`` drops a position whose planes and label appeared earlier (a
 run resumed from another holds the other's last rounds again; repeats within one run, such as
-opening positions, are dropped too), ``--held-out N`` with N >= 1 keeps the last N positions out,
-and ``--limit N`` trains on the first N of the rest: the same held-out positions then score
-networks trained on more or fewer labels.
+opening positions, are dropped too; ``--drop-overlap`` drops only a set's oldest positions that
+repeat the newest of the set before it, keeping repeats within a run), ``--held-out N`` with
+N >= 1 keeps the last N positions out, and ``--limit N`` trains on the first N of the rest: the
+same held-out positions then score networks trained on more or fewer labels.
 
 Prints one JSON document, then a table.
 """
@@ -57,6 +58,9 @@ def main() -> None:
                     help="labels files or runs' state.pt, concatenated in this order (the same game and labeller)")
     ap.add_argument("--unique", action="store_true",
                     help="drop a position whose planes and label appeared earlier (runs resumed from one another)")
+    ap.add_argument("--drop-overlap", action="store_true",
+                    help="drop a set's oldest positions where they repeat the newest of the set before it "
+                         "(the buffer of a run resumed from that one); repeats within a set are kept")
     ap.add_argument("--limit", type=int, help="train on the first N positions kept for training only")
     ap.add_argument("--sharpen", type=float, default=1.0)
     ap.add_argument("--steps", type=int, default=3000)
@@ -81,7 +85,7 @@ def main() -> None:
     from zerosum.training.selfplay import Games
 
     data = _concatenate([_buffer_dataset(Path(p)) if p.endswith(".pt") else load_dataset(p) for p in args.labels],
-                        unique=args.unique)
+                        unique=args.unique, drop_overlap=args.drop_overlap)
     game = make_game(data.meta["game"], **data.meta["variant"])
     if args.held_out < 0.0 or (args.held_out >= 1.0 and not args.held_out.is_integer()):
         raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) or a whole count of positions is required")
@@ -128,9 +132,26 @@ def main() -> None:
     emit("labels_only", rows, list(rows[0]))
 
 
-def _concatenate(parts: list, *, unique: bool) -> object:
-    """Several label sets as one, in order; with ``unique`` a position whose planes and label appeared
-    before is dropped. Sets from another game or labeller are refused."""
+def _rows(obs: np.ndarray, policy: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Each position's planes and label as one comparable bytes value."""
+    rows = np.concatenate([obs.reshape(len(obs), -1).astype(np.int8), policy.view(np.int8).reshape(len(policy), -1),
+                           value.view(np.int8).reshape(len(value), -1)], axis=1)
+    return np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
+
+
+def _overlap(before: np.ndarray, after: np.ndarray) -> int:
+    """The length of the longest start of ``after`` that repeats the end of ``before``."""
+    for j in np.flatnonzero(before == after[0]) if len(after) else []:
+        k = len(before) - int(j)
+        if k <= len(after) and (before[j:] == after[:k]).all():
+            return k
+    return 0
+
+
+def _concatenate(parts: list, *, unique: bool, drop_overlap: bool = False) -> object:
+    """Several label sets as one, in order. With ``drop_overlap`` a set's oldest positions are
+    dropped where they repeat the newest of the set before it; with ``unique`` a position whose
+    planes and label appeared before is dropped. Sets from another game or labeller are refused."""
     from zerosum.training.labeller import Dataset
 
     keys = ("game", "variant", "depth", "quiescence", "fast_wins")
@@ -139,13 +160,15 @@ def _concatenate(parts: list, *, unique: bool) -> object:
             raise SystemExit(f"--labels: {p.meta.get('source')} was made with "
                              f"{ {k: p.meta.get(k) for k in keys} }, the first with "
                              f"{ {k: parts[0].meta.get(k) for k in keys} }; only labels made alike can be joined")
-    obs, mask, policy, value = (np.concatenate([getattr(p, f) for p in parts])
+    skip = [0] * len(parts)
+    if drop_overlap:
+        for i in range(1, len(parts)):
+            skip[i] = _overlap(_rows(parts[i - 1].obs, parts[i - 1].policy, parts[i - 1].value),
+                               _rows(parts[i].obs, parts[i].policy, parts[i].value))
+    obs, mask, policy, value = (np.concatenate([getattr(p, f)[k:] for p, k in zip(parts, skip)])
                                 for f in ("obs", "mask", "policy", "value"))
     if unique:
-        rows = np.concatenate([obs.reshape(len(obs), -1).astype(np.int8), policy.view(np.int8)
-                               .reshape(len(policy), -1), value.view(np.int8).reshape(len(value), -1)], axis=1)
-        _, first = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
-                             return_index=True)
+        _, first = np.unique(_rows(obs, policy, value), return_index=True)
         keep = np.sort(first)
         obs, mask, policy, value = obs[keep], mask[keep], policy[keep], value[keep]
     meta = dict(parts[0].meta, positions=len(obs), source=[p.meta.get("source") for p in parts])
