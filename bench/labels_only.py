@@ -22,11 +22,11 @@ over the steps (``Learner.anneal``, as ``--final-steps`` does): together they me
 final annealed phase adds to a run's network. With ``--save`` the network is written as a
 zerosum.nets checkpoint with this command in its sidecar.
 
-Several ``--labels`` are joined in the order given (they must come from the same game and
-labeller settings); ``--unique`` drops a position whose planes and label appeared earlier (a
-run resumed from another holds the other's last rounds again; repeats within one run, such as
-opening positions, are dropped too; ``--drop-overlap`` drops only a set's oldest positions that
-repeat the newest of the set before it, keeping repeats within a run), ``--held-out N`` with
+Several ``--labels`` are joined in the order given; they must come from the same game and
+labeller settings. ``--drop-overlap`` drops a set's oldest positions where they repeat the
+newest of the set before it: the buffer of a run resumed from that one holds its last rounds
+again. Repeats within a run (openings the games replay) are kept. ``--unique`` drops every
+position whose planes and label appeared earlier, those repeats included. ``--held-out N`` with
 N >= 1 keeps the last N positions out, and ``--limit N`` trains on the first N of the rest: the
 same held-out positions then score networks trained on more or fewer labels.
 
@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--labels", required=True, nargs="+",
                     help="labels files or runs' state.pt, concatenated in this order (the same game and labeller)")
     ap.add_argument("--unique", action="store_true",
-                    help="drop a position whose planes and label appeared earlier (runs resumed from one another)")
+                    help="drop every position whose planes and label appeared earlier (openings replayed included)")
     ap.add_argument("--drop-overlap", action="store_true",
                     help="drop a set's oldest positions where they repeat the newest of the set before it "
                          "(the buffer of a run resumed from that one); repeats within a set are kept")
@@ -84,19 +84,19 @@ def main() -> None:
     from zerosum.training.labeller import load_dataset
     from zerosum.training.selfplay import Games
 
+    if args.held_out < 0.0 or (args.held_out >= 1.0 and not args.held_out.is_integer()):
+        raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) or a whole count of positions is required")
+    if args.limit is not None and args.limit <= 0:
+        raise SystemExit(f"--limit {args.limit}: a positive count of positions is required")
     data = _concatenate([_buffer_dataset(Path(p)) if p.endswith(".pt") else load_dataset(p) for p in args.labels],
                         unique=args.unique, drop_overlap=args.drop_overlap)
     game = make_game(data.meta["game"], **data.meta["variant"])
-    if args.held_out < 0.0 or (args.held_out >= 1.0 and not args.held_out.is_integer()):
-        raise SystemExit(f"--held-out {args.held_out}: a fraction in [0, 1) or a whole count of positions is required")
     held_out = round(args.held_out * len(data)) if args.held_out < 1.0 else int(args.held_out)
     if held_out >= len(data):
         raise SystemExit(f"--held-out {args.held_out}: the labels hold only {len(data)} positions")
     policy = data.policy.astype(np.float64) ** args.sharpen
     policy = (policy / policy.sum(axis=1, keepdims=True)).astype(np.float32)
     n_train = len(data) - held_out
-    if args.limit is not None and args.limit <= 0:
-        raise SystemExit(f"--limit {args.limit}: a positive count of positions is required")
     first = min(n_train, args.limit or n_train)
     net_cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in parse_assignments(args.net, "--net").items()}
     init = None
@@ -160,15 +160,12 @@ def _concatenate(parts: list, *, unique: bool, drop_overlap: bool = False) -> ob
             raise SystemExit(f"--labels: {p.meta.get('source')} was made with "
                              f"{ {k: p.meta.get(k) for k in keys} }, the first with "
                              f"{ {k: parts[0].meta.get(k) for k in keys} }; only labels made alike can be joined")
-    skip = [0] * len(parts)
-    if drop_overlap:
-        for i in range(1, len(parts)):
-            skip[i] = _overlap(_rows(parts[i - 1].obs, parts[i - 1].policy, parts[i - 1].value),
-                               _rows(parts[i].obs, parts[i].policy, parts[i].value))
+    rows = [_rows(p.obs, p.policy, p.value) for p in parts] if unique or drop_overlap else []
+    skip = [0] + [_overlap(rows[i - 1], rows[i]) if drop_overlap else 0 for i in range(1, len(parts))]
     obs, mask, policy, value = (np.concatenate([getattr(p, f)[k:] for p, k in zip(parts, skip)])
                                 for f in ("obs", "mask", "policy", "value"))
     if unique:
-        _, first = np.unique(_rows(obs, policy, value), return_index=True)
+        _, first = np.unique(np.concatenate([r[k:] for r, k in zip(rows, skip)]), return_index=True)
         keep = np.sort(first)
         obs, mask, policy, value = obs[keep], mask[keep], policy[keep], value[keep]
     meta = dict(parts[0].meta, positions=len(obs), source=[p.meta.get("source") for p in parts])
