@@ -346,9 +346,13 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
                 workers.result(i)  # let the workers finish before they are stopped
         if cfg.final_steps and annealed_at != (labelled, rounds, it) and buffer.size:
             t0 = time.perf_counter()
+            if cfg.final_fresh:  # the weights the run began with (its seed), trained on the whole buffer
+                torch.manual_seed(cfg.seed)
+                learner.restart(_build_net(game, cfg.net).state_dict())
             losses = learner.anneal(buffer, cfg.final_steps, rng)
             annealed_at = (labelled, rounds, it)
-            log(f"final: {cfg.final_steps} learner steps, the learning rate annealed to 0, in "
+            log(f"final: {cfg.final_steps} learner steps{' from fresh weights' if cfg.final_fresh else ''}, "
+                "the learning rate annealed to 0, in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})", flush=True)
             evaluate_now(final=True)

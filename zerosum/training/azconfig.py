@@ -14,8 +14,8 @@ RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
 BACKENDS = ("local", "ray")
 """Where self-play runs: a local subprocess, or Ray actors."""
-RESUMABLE_AZ = ("iterations", "ladder_rounds", "final_steps", "max_seconds", "verbose", "out", "tensorboard",
-                "log_every", "backend", "workers")
+RESUMABLE_AZ = ("iterations", "ladder_rounds", "final_steps", "final_fresh", "max_seconds", "verbose", "out",
+                "tensorboard", "log_every", "backend", "workers")
 """Settings that may differ between a run and its resumption (how long it learns, not what from)."""
 
 
@@ -94,6 +94,11 @@ class AlphaZeroConfig:
     the time they take (0: none). At a constant rate the network's strength swings from one round
     to the next; annealed, it settles (on Connect Four it beat the evaluations' pick in each of
     three runs, by 0.09-0.11 on the sum of its 400-game scores against depths 2 and 4)."""
+    final_fresh: bool = False
+    """The final steps train the network the run began with (its seed's weights, a new optimizer)
+    on the whole buffer, not the run's network: the rounds' networks then serve only to choose
+    the positions labelled. On Connect Four a network trained afresh on one hour's labels beat
+    the run's own annealed network (0.630 against 0.475 alone against depth 4, 400 games)."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
@@ -150,6 +155,8 @@ class AlphaZeroConfig:
             raise ValueError(f"lr={self.lr!r} is not allowed: a positive number")
         if self.max_seconds is not None and not self.max_seconds > 0:
             raise ValueError(f"max_seconds={self.max_seconds!r} is not allowed: a positive number of seconds")
+        if self.final_fresh and not self.final_steps:
+            raise ValueError("final_fresh needs final_steps > 0 (the steps that train the fresh network)")
         if self.label_steps and not self.labels:
             raise ValueError("label_steps > 0 needs labels > 0 (positions to train on)")
         if self.ladder_rounds and not (self.ladder_games and self.ladder_steps):

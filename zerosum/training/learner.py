@@ -86,6 +86,14 @@ class Learner:
         self.steps = 0
         """Minibatch steps taken so far (restored from a checkpoint on resume)."""
 
+    def restart(self, weights: dict[str, Any]) -> None:
+        """Train afresh: the network's weights become ``weights`` and the optimizer starts anew
+        (its moments cleared); :attr:`steps` keeps counting."""
+        import torch
+
+        self.net.load_state_dict(weights)
+        self.opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
+
     def _augment(self, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray,
                  policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each sample under a random symmetry: planes, mask and policy mapped alike."""
