@@ -78,14 +78,16 @@ def test_a_run_anneals_once_at_its_end_and_again_only_after_new_rounds(tmp_path)
     assert st["opt"]["param_groups"][0]["lr"] == pytest.approx(1e-3)  # the rate of the next round, if any
 
 
-def test_final_fresh_trains_the_runs_initial_weights_on_the_whole_buffer(tmp_path, monkeypatch):
+def test_final_fresh_trains_the_runs_initial_weights_on_the_whole_buffer_on_the_learner_threads(tmp_path,
+                                                                                                 monkeypatch):
     import torch
 
     from zerosum.training import alphazero
     from zerosum.training.alphazero import train_alphazero
 
     cfg = AlphaZeroConfig(game="connect_four", net={"kind": "mlp", "hidden": [16]}, label_depth=2, ladder_rounds=1,
-                          ladder_games=2, ladder_steps=2, final_steps=3, final_fresh=True, iterations=0,
+                          ladder_games=2, ladder_steps=2, final_steps=3, final_fresh=True, learner_threads=2,
+                          iterations=0,
                           eval_every=1, eval_games=2, eval_opponents=["random"], tensorboard=False, seed=5,
                           out=str(tmp_path / "run"))
     torch.manual_seed(5)
@@ -94,15 +96,19 @@ def test_final_fresh_trains_the_runs_initial_weights_on_the_whole_buffer(tmp_pat
     plain = Learner.anneal
 
     def anneal(self, buffer, steps, rng, chunk=50):
-        seen.append(({k: v.clone() for k, v in self.net.state_dict().items()}, dict(self.opt.state), buffer.size))
+        seen.append(({k: v.clone() for k, v in self.net.state_dict().items()}, dict(self.opt.state), buffer.size,
+                     torch.get_num_threads()))
         return plain(self, buffer, steps, rng, chunk)
 
     monkeypatch.setattr(Learner, "anneal", anneal)
     result = train_alphazero(cfg)
-    (weights, opt_state, size), = seen
+    (weights, opt_state, size, threads), = seen
+    assert threads == 2 and torch.get_num_threads() == 1  # the learner's threads while the workers wait, then one
     assert all(torch.equal(weights[k], initial[k]) for k in initial)  # the seed's weights, not round 1's
     assert opt_state == {} and size > 0  # a new optimizer, the whole buffer
     final = result.net.state_dict()
     assert not all(torch.equal(final[k], initial[k]) for k in initial)  # and the steps trained them
     with pytest.raises(ValueError, match="final_fresh needs final_steps > 0"):
         AlphaZeroConfig(final_fresh=True)
+    with pytest.raises(ValueError, match="learner_threads=0 is not allowed: an int >= 1"):
+        AlphaZeroConfig(learner_threads=0)

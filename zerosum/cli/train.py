@@ -172,6 +172,8 @@ def parser() -> argparse.ArgumentParser:
                    help="[az] learner steps at the end, the learning rate annealed to 0 (resuming a run adds them)")
     p.add_argument("--final-fresh", action=argparse.BooleanOptionalAction,
                    help="[az] the final steps train the run's initial weights afresh on the whole buffer")
+    p.add_argument("--learner-threads", type=int,
+                   help="[az] torch threads of the learner's steps while the workers wait (default 1)")
     p.add_argument("--train-steps", type=int, help="[az] learner steps per iteration")
     p.add_argument("--buffer-size", type=int, help="[az] replay buffer: the last this many positions")
     p.add_argument("--full-search-prob", type=float,
@@ -189,7 +191,8 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
            "label_quiescence", "label_fast_wins", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents",
-           "final_steps", "final_fresh", "train_steps", "buffer_size", "full_search_prob", "backend", "workers")
+           "final_steps", "final_fresh", "learner_threads", "train_steps", "buffer_size", "full_search_prob", "backend",
+           "workers")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",

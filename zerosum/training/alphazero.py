@@ -267,7 +267,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             data = _labels(workers, cfg, game, labels_path, log)
             buffer.add(data)
             t0 = time.perf_counter()
-            losses = learner.train(buffer, cfg.label_steps, rng)
+            with learner.alone():  # the workers wait
+                losses = learner.train(buffer, cfg.label_steps, rng)
             log(f"labels: {len(data)} positions, {cfg.label_steps} learner steps in {time.perf_counter() - t0:.1f} s "
                 f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
             labelled = True
@@ -286,7 +287,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             data = ladder.round(weights(), rounds)
             buffer.add(data)
             t0 = time.perf_counter()
-            losses = learner.train(buffer, cfg.ladder_steps, rng)
+            with learner.alone():  # the workers wait
+                losses = learner.train(buffer, cfg.ladder_steps, rng)
             rounds, per_step = rounds + 1, (time.perf_counter() - t0) / cfg.ladder_steps
             w, d, lost = data.outcomes
             log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
@@ -349,7 +351,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             if cfg.final_fresh:  # the weights the run began with (its seed), trained on the whole buffer
                 torch.manual_seed(cfg.seed)
                 learner.restart(_build_net(game, cfg.net).state_dict())
-            losses = learner.anneal(buffer, cfg.final_steps, rng)
+            with learner.alone():  # the workers wait
+                losses = learner.anneal(buffer, cfg.final_steps, rng)
             annealed_at = (labelled, rounds, it)
             log(f"final: {cfg.final_steps} learner steps{' from fresh weights' if cfg.final_fresh else ''}, "
                 "the learning rate annealed to 0, in "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -85,6 +87,18 @@ class Learner:
             self.sym = board_symmetries(game)
         self.steps = 0
         """Minibatch steps taken so far (restored from a checkpoint on resume)."""
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """While no worker runs: torch takes ``cfg.learner_threads`` threads, and its own count after."""
+        import torch
+
+        before = torch.get_num_threads()
+        torch.set_num_threads(self.cfg.learner_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
 
     def restart(self, weights: dict[str, Any]) -> None:
         """Train afresh: the network's weights become ``weights`` and the optimizer starts anew
