@@ -1,0 +1,81 @@
+"""The AlphaZero learner's time a step, per recipe and torch thread count.
+
+    python bench/learner_steps.py [--recipes az_connect_four,az_pentago] [--threads 1,2] [--steps 200]
+
+For each recipe, a :class:`~zerosum.training.learner.Learner` with the recipe's network (freshly
+initialised), batch size and symmetries takes ``steps`` minibatch steps (after 20 to warm up)
+on a buffer of random positions (what the positions hold does not change the cost), once per
+thread count. This is what ``--learner-threads`` buys where the workers wait (the steps on
+labels, after each ladder round, the final steps): on a machine whose other cores are idle, a
+second thread shortens a step; where another process keeps a core busy, it lengthens it.
+Reported: milliseconds a step, the speed-up over one thread, and the load average (run it on
+an otherwise idle machine).
+
+Prints one JSON document, then a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import emit
+
+from zerosum.training.alphazero import AZ_RECIPES, Learner, ReplayBuffer, _build_net, _resolve, az_recipe
+from zerosum.training.selfplay import Games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--recipes", default="az_connect_four,az_pentago", help="comma-separated AlphaZero recipes")
+    ap.add_argument("--threads", default="1,2", help="comma-separated torch thread counts")
+    ap.add_argument("--steps", type=int, default=200, help="timed steps per recipe and thread count")
+    args = ap.parse_args()
+    import torch
+
+    names = [n.strip() for n in args.recipes.split(",") if n.strip()]
+    unknown = [n for n in names if n not in AZ_RECIPES]
+    if unknown:
+        raise SystemExit(f"--recipes: {', '.join(unknown)} unknown; one of {', '.join(sorted(AZ_RECIPES))}")
+    try:
+        threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        threads = []
+    if not threads or min(threads) < 1 or args.steps < 1:
+        raise SystemExit("--threads takes positive whole numbers (e.g. 1,2) and --steps a positive whole number")
+    rows = []
+    for name in names:
+        cfg = az_recipe(name)
+        game = _resolve(cfg)
+        rng = np.random.default_rng(0)
+        n = 4096
+        obs = rng.integers(0, 2, (n, *game.observation_shape)).astype(np.int8)
+        mask = np.ones((n, game.num_actions), np.int8)
+        policy = np.full((n, game.num_actions), 1.0 / game.num_actions, np.float32)
+        buffer = ReplayBuffer(n, tuple(game.observation_shape), game.num_actions)
+        buffer.add(Games(obs, mask, policy, rng.uniform(-1, 1, n).astype(np.float32)))
+        base = None
+        for t in threads:
+            torch.manual_seed(0)
+            learner = Learner(game, cfg, _build_net(game, cfg.net))
+            torch.set_num_threads(t)
+            learner.train(buffer, 20, rng)
+            start = time.perf_counter()
+            learner.train(buffer, args.steps, rng)
+            ms = (time.perf_counter() - start) / args.steps * 1000
+            base = base or ms
+            rows.append({"recipe": name, "net": " ".join(f"{k}={v}" for k, v in cfg.net.items()),
+                         "batch": cfg.batch_size, "threads": t, "ms_per_step": round(ms, 1),
+                         "speedup": round(base / ms, 2), "load": round(os.getloadavg()[0], 2)})
+    emit("learner_steps", rows, ["recipe", "net", "batch", "threads", "ms_per_step", "speedup", "load"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""bench/learner_steps.py: one row per recipe and thread count, timed on the recipe's own network
+and batch; bad thread counts and unknown recipes are refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "learner_steps.py"
+
+pytest.importorskip("torch")
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_row_per_thread_count_on_the_recipes_network():
+    r = _run("--recipes", "az_tictactoe", "--threads", "1,2", "--steps", "2")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout.splitlines()[0])
+    rows = doc["rows"]
+    assert [row["threads"] for row in rows] == [1, 2]
+    assert all(row["recipe"] == "az_tictactoe" and row["batch"] == 256 and row["ms_per_step"] > 0 for row in rows)
+    assert rows[0]["speedup"] == 1 and rows[1]["speedup"] == pytest.approx(rows[0]["ms_per_step"]
+                                                                          / rows[1]["ms_per_step"], rel=0.1)
+    assert "hidden=[128, 128]" in rows[0]["net"]
+
+
+def test_bad_input_is_refused():
+    r = _run("--threads", "0")
+    assert r.returncode != 0 and "--threads takes positive whole numbers" in r.stderr
+    r = _run("--recipes", "az_chess")
+    assert r.returncode != 0 and "az_chess unknown; one of az_connect_four" in r.stderr
