@@ -277,10 +277,10 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             save_state()
         ladder = LadderRounds(workers, cfg, game, net)
         last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
-        per_step = 0.0  # seconds a learner step took last: the final steps' time is kept for them
+        per_step = 0.0  # seconds a learner step took last: the final steps' time (and a tenth more) is kept
 
         def another() -> bool:  # whether one more round or iteration as long as the last fits
-            return fits(time.perf_counter() - start + cfg.final_steps * per_step, last, cfg.max_seconds)
+            return fits(time.perf_counter() - start + 1.1 * cfg.final_steps * per_step, last, cfg.max_seconds)
 
         while rounds < cfg.ladder_rounds and another():
             began = time.perf_counter()
