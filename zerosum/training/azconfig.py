@@ -209,7 +209,9 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     # if it ends within the hour with the time of the 3,000 final steps (about 5 minutes) kept:
     # the learning rate annealed to 0 settles the network, whose strength swings by +-0.1 from
     # round to round at the constant rate. The self-play settings below apply only with
-    # --iterations N after the rounds.
+    # --iterations N after the rounds. zoo:connect_four is stronger than this run's network: one
+    # trained afresh (12,000 annealed steps) on the labels of an hour of these rounds (alone
+    # 0.75/0.60 against depths 2/4; the training page, "A network trained afresh at the end").
     "az_connect_four": {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
         "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
