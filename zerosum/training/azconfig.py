@@ -102,8 +102,8 @@ class AlphaZeroConfig:
     learner_threads: int = 1
     """Torch threads of the learner's steps while no worker runs: on the labels, after each ladder
     round and the final steps (self-play's steps always take one, the worker playing beside them).
-    On two idle cores two threads took a Connect Four step in 63 ms against 103 ms; on a core a
-    worker uses, a second thread only slows both."""
+    On two idle cores two threads took a Connect Four step in 56 ms against 89 ms
+    (``bench/learner_steps.py``); on a core a worker uses, a second thread only slows both."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
