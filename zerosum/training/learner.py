@@ -74,10 +74,8 @@ class Learner:
     """The network, its optimizer and one training step (policy cross-entropy + value MSE)."""
 
     def __init__(self, game: Game, cfg: AlphaZeroConfig, net: Any) -> None:
-        import torch
-
         self.game, self.cfg, self.net = game, cfg, net
-        self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+        self.opt = self._optimizer()
         """The AdamW optimizer over the network's parameters (``lr`` and ``weight_decay`` from ``cfg``)."""
         self.sym = None
         """The game's board symmetries when ``cfg.symmetry`` (each sample trained under a random one), else None."""
@@ -103,10 +101,14 @@ class Learner:
     def restart(self, weights: dict[str, Any]) -> None:
         """Train afresh: the network's weights become ``weights`` and the optimizer starts anew
         (its moments cleared); :attr:`steps` keeps counting."""
+        self.net.load_state_dict(weights)
+        self.opt = self._optimizer()
+
+    def _optimizer(self) -> Any:
+        """A new AdamW over the network's parameters, ``lr`` and ``weight_decay`` from ``cfg``."""
         import torch
 
-        self.net.load_state_dict(weights)
-        self.opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
+        return torch.optim.AdamW(self.net.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
 
     def _augment(self, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray,
                  policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
