@@ -201,23 +201,25 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     },
     # Connect Four: ladder rounds (expert iteration on the network's own games, DAgger's rule)
     # with depth-10 quiescence labels, and a 3 x 48 ResNet with line features (lines=4). The
-    # run of these settings (one seed, 13 rounds and the final steps in 57 minutes) gave the
-    # annealed network: alone 0.65/0.48/0.34 against depths 2/4/6 and with 64 simulations
-    # 0.81/0.68/0.60 and 0.73 against mcts at equal time (400 games each), where the PUCT self-play recipe that
-    # came before (30 minutes, 27,000 games after 40,000 depth-8 labels) gave 0.46/0.48/0.31
-    # alone and 0.64/0.54/0.46, 0.63 with 64 simulations. A round (about 200 s) is started only
-    # if it ends within the hour with the time of the 3,000 final steps (about 5 minutes) kept:
-    # the learning rate annealed to 0 settles the network, whose strength swings by +-0.1 from
-    # round to round at the constant rate. The self-play settings below apply only with
-    # --iterations N after the rounds. zoo:connect_four is stronger than this run's network: one
-    # trained afresh (12,000 annealed steps) on the labels of an hour of these rounds (alone
-    # 0.75/0.60 against depths 2/4; the training page, "A network trained afresh at the end").
+    # rounds' networks only choose which positions get labelled: at the end, 12,000 steps with
+    # the learning rate annealed to 0 train the run's initial weights afresh on the whole buffer
+    # (final_fresh), with both cores (learner_threads=2, also for each round's learner steps
+    # while the worker waits). A round (about 200-230 s) is started only if it ends within the
+    # hour with the final steps' time (about 13-15 minutes) kept. Its run (one seed, 12 rounds,
+    # 127,238 labels, 56 minutes) scored alone 0.75/0.57/0.30 against depths 2/4/6 and with 64
+    # simulations 0.82/0.68/0.63 and 0.73 against mcts at equal time (400 games each), where the
+    # recipe before (13 rounds, then 3,000 annealed steps on the run's own network) gave 0.65/0.48/0.34
+    # alone and 0.81/0.68/0.60, 0.73 with 64 simulations. The self-play settings below apply only
+    # with --iterations N after the rounds. zoo:connect_four is stronger with search: the same
+    # fresh training on the labels of a run with 17 rounds (the training page, "A network
+    # trained afresh at the end").
     "az_connect_four": {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
         "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
         "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
         "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
-        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 3000, "iterations": 0,
+        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 12_000, "final_fresh": True,
+        "learner_threads": 2, "iterations": 0,
         "max_seconds": 3600.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"],
         "eval_games": 40, "eval_openings": 2,
     },
@@ -245,7 +247,7 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
 AZ_RECIPE_NOTES: dict[str, str] = {
     "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
     "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features, "
-                       "an annealed end (<= 60 min)",
+                       "a network trained afresh at the end (<= 60 min)",
     "az_pentago": "AlphaZero Pentago: ladder rounds on depth-3 labels, line features (<= 60 min)",
 }
 """One line per recipe for ``zerosum train --help``."""
