@@ -140,12 +140,11 @@ class LadderRounds:
         self.opponents = list(cfg.ladder_opponents or cfg.eval_opponents)
         """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
         self.labeller: Any = None
-        """The learner's own labeller (its table kept between rounds), made at its first round."""
+        """The learner's own labeller (its table and cache kept between rounds), made at its first round."""
 
     def round(self, weights: bytes, index: int) -> Games:
         """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
-        from zerosum.training.labeller import Labeller
-        from zerosum.training.selfplay import ladder_games
+        from zerosum.training.selfplay import ladder_games, ladder_labeller
 
         cfg, n = self.cfg, len(self.workers)
         share = shares(cfg.ladder_games, n + 1)  # the learner plays the last share
@@ -154,7 +153,7 @@ class LadderRounds:
             self.workers.submit(i, ("ladder", weights, share[i], self.opponents, cfg.label_depth, seed + i,
                                     cfg.label_options()))
         if self.labeller is None:
-            self.labeller = Labeller(self.game, cfg.label_depth, **cfg.label_options())
+            self.labeller = ladder_labeller(self.game, cfg.label_depth, cfg.label_options())
         own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
         return _concat([self.workers.result(i) for i in range(n)] + [own])
 

@@ -212,16 +212,24 @@ class SelfPlayWorker:
     def ladder(self, weights: bytes | None, games: int, opponents: list[str], depth: int, seed: int,
                options: dict[str, Any] | None = None) -> Games:
         """``games`` games of the network alone against ``opponents``, every position labelled by
-        alpha-beta at ``depth`` with ``options`` (as :meth:`label`; :func:`ladder_games`; one labeller
-        and its table for every round with the same depth and options)."""
-        from zerosum.training.labeller import Labeller
-
+        alpha-beta at ``depth`` with ``options`` (as :meth:`label`; :func:`ladder_games`; one labeller,
+        its table and its cache of labels for every round with the same depth and options)."""
         if weights is not None:
             self.load(weights)
         key = (depth, dict(options or {}))
         if self._labeller_key != key:  # None before the first round
-            self._labeller, self._labeller_key = Labeller(self.game, depth, **key[1]), key
+            self._labeller, self._labeller_key = ladder_labeller(self.game, depth, key[1]), key
         return ladder_games(self.game, self.net, self._labeller, games, opponents, seed)
+
+
+def ladder_labeller(game: Game, depth: int, options: dict[str, Any]) -> Any:
+    """The labeller of a process's ladder rounds: a :class:`~zerosum.training.labeller.Labeller`
+    behind a :class:`~zerosum.training.label_cache.LabelCache` that keeps its labels from round to
+    round (positions come back, the openings most: ``bench/label_cache.py``)."""
+    from zerosum.training.label_cache import LabelCache, ladder_cache_size
+    from zerosum.training.labeller import Labeller
+
+    return LabelCache(Labeller(game, depth, **options), ladder_cache_size(game.num_actions))
 
 
 def network_logits(net: Any) -> Any:
@@ -306,4 +314,5 @@ def serve(conn: Any, args: tuple[Any, ...]) -> None:
             conn.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
 
 
-__all__ = ["JOBS", "Games", "SelfPlayWorker", "ladder_games", "network_logits", "serve", "state_bytes"]
+__all__ = ["JOBS", "Games", "SelfPlayWorker", "ladder_games", "ladder_labeller", "network_logits", "serve",
+           "state_bytes"]
