@@ -96,3 +96,20 @@ def test_ladder_rounds_with_the_cache_label_as_without_it_and_search_each_positi
     distinct = {r.obs.tobytes() for r in rows["plain"]}
     assert cached.misses == len(distinct) and cached.hits == len(rows["plain"]) - len(distinct)
     assert cached.hits >= len(rows["plain"]) // 2
+
+
+def test_ladder_games_count_the_labels_given_from_the_cache():
+    """What a run's log reports as "from the cache": a round whose games repeat an earlier one's
+    gets every label from the cache; a plain labeller gives none."""
+    pytest.importorskip("torch")
+    from zerosum.nets import NetConfig, build_network
+    from zerosum.training.selfplay import ladder_games
+
+    g = make_game("tictactoe")
+    net = build_network(g, NetConfig.from_dict({"kind": "mlp", "hidden": [16]}))
+    cached = ladder_labeller(g, 9, {})
+    first = ladder_games(g, net, cached, 4, ["alphabeta(depth=9)"], seed=3)
+    again = ladder_games(g, net, cached, 4, ["alphabeta(depth=9)"], seed=3)
+    assert first.kept == cached.hits - again.kept and again.kept == len(again) == len(first) > 0
+    plain = ladder_games(g, net, Labeller(g, 9), 4, ["alphabeta(depth=9)"], seed=3)
+    assert plain.kept == 0 and len(plain) == len(first)

@@ -292,7 +292,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
             rounds, per_step = rounds + 1, (time.perf_counter() - t0) / cfg.ladder_steps
             w, d, lost = data.outcomes
             log(f"ladder {rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games (W/D/L {w}/{d}/{lost}), "
-                f"{len(data):,} positions labelled in {data.seconds:.1f} s; {cfg.ladder_steps} learner steps in "
+                f"{len(data):,} positions labelled ({data.kept:,} from the cache) in {data.seconds:.1f} s; "
+                f"{cfg.ladder_steps} learner steps in "
                 f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
                 f"value {losses['value_loss']:.3f})  buffer {buffer.size:,}", flush=True)
             if cfg.eval_every:

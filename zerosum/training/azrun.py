@@ -168,7 +168,8 @@ def _concat(parts: list[Games]) -> Games:
                  np.concatenate([p.policy for p in parts]), np.concatenate([p.value for p in parts]),
                  games=sum(p.games for p in parts), moves=sum(p.moves for p in parts),
                  simulations=sum(p.simulations for p in parts), seconds=max(p.seconds for p in parts),
-                 outcomes=tuple(int(sum(p.outcomes[k] for p in parts)) for k in range(3)))  # type: ignore[arg-type]
+                 outcomes=tuple(int(sum(p.outcomes[k] for p in parts)) for k in range(3)),  # type: ignore[arg-type]
+                 kept=sum(p.kept for p in parts))
 
 
 PROGRESS_FIELDS = ("iteration", "seconds", "games", "positions", "games_per_s", "sims_per_s", "policy_loss",

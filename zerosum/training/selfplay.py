@@ -53,6 +53,8 @@ class Games:
     outcomes: tuple[int, int, int] = (0, 0, 0)
     """Games won by the first player, drawn, won by the second (ladder games: won by the
     network, drawn, lost)."""
+    kept: int = 0
+    """Ladder games: positions whose label came from the labeller's cache, not a new search."""
 
     def __len__(self) -> int:
         return int(self.value.shape[0])
@@ -250,7 +252,7 @@ def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: lis
     against ``opponents``, every position labelled by ``labeller``; ``outcomes`` is the network's W/D/L."""
     from zerosum.training.labeller import ladder
 
-    start = time.perf_counter()
+    start, hits = time.perf_counter(), getattr(labeller, "hits", 0)
     was_training = net.training
     net.eval()
     try:
@@ -262,7 +264,7 @@ def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: lis
                  np.asarray([r.mask for r in rows], np.int8).reshape(-1, game.num_actions),
                  np.asarray([r.label.policy for r in rows], np.float32).reshape(-1, game.num_actions),
                  np.asarray([r.label.value for r in rows], np.float32), games=games, moves=len(rows),
-                 seconds=time.perf_counter() - start, outcomes=wdl)
+                 seconds=time.perf_counter() - start, outcomes=wdl, kept=getattr(labeller, "hits", 0) - hits)
 
 
 def _exit_with_parent() -> None:
