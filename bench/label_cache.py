@@ -4,7 +4,7 @@
         [--games 100] [--opponents "alphabeta(depth=2); alphabeta(depth=4)"] [--depth 10] [--no-quiescence]
 
 The network alone plays ``rounds`` ladder rounds of ``games`` games against the opponents in
-turn (:func:`zerosum.training.labeller.ladder`, a quarter of its moves sampled, each round its
+turn (:func:`zerosum.training.selfplay.ladder_games`, a quarter of its moves sampled, each round its
 own seed), every position labelled by alpha-beta at ``depth``, as a run's ladder rounds are.
 The same rounds are played twice, in one process: once by a plain
 :class:`~zerosum.training.labeller.Labeller`, once through a
@@ -23,15 +23,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _report import emit
 
-from zerosum.values import split_top_level
 from zerosum.games import make_game
+from zerosum.values import split_top_level
 
 
 def main() -> None:
@@ -51,8 +50,8 @@ def main() -> None:
 
     torch.set_num_threads(1)
     from zerosum.nets import load_network
-    from zerosum.training.labeller import Labeller, ladder
-    from zerosum.training.selfplay import ladder_labeller, network_logits
+    from zerosum.training.labeller import Labeller
+    from zerosum.training.selfplay import ladder_games, ladder_labeller
 
     game = make_game(args.game)
     net, _ = load_network(args.path, game)
@@ -65,17 +64,14 @@ def main() -> None:
     for kind, labeller in (("plain", Labeller(game, args.depth, **options)),
                            ("cached", ladder_labeller(game, args.depth, options))):
         for r in range(args.rounds):
-            before = getattr(labeller, "hits", 0)
-            start = time.perf_counter()
-            found, _ = ladder(game, network_logits(net), opponents, args.games, labeller=labeller,
-                              seed=args.seed + 1000 * r)
-            seconds[kind].append(time.perf_counter() - start)
+            played = ladder_games(game, net, labeller, args.games, opponents, args.seed + 1000 * r)
+            seconds[kind].append(played.seconds)
             if kind == "plain":
-                positions.append(len(found))
+                positions.append(len(played))
             else:
-                if len(found) != positions[r]:
+                if len(played) != positions[r]:
                     raise SystemExit(f"round {r + 1}: the games differed between the two passes")
-                hits.append(labeller.hits - before)
+                hits.append(played.kept)
     rows = []
     for r in range(args.rounds):
         plain, cached = seconds["plain"][r], seconds["cached"][r]
