@@ -1,6 +1,7 @@
 """The AlphaZero learner's time a step, per recipe and torch thread count.
 
     python bench/learner_steps.py [--recipes az_connect_four,az_pentago] [--threads 1,2] [--steps 200]
+                                  [--devices cpu,cuda]
 
 For each recipe, a :class:`~zerosum.training.learner.Learner` with the recipe's network (freshly
 initialised), batch size and symmetries takes ``steps`` minibatch steps (after 20 to warm up)
@@ -8,6 +9,8 @@ on a buffer of random positions (what the positions hold does not change the cos
 thread count. This is what ``--learner-threads`` buys where the workers wait (the steps on
 labels, after each ladder round, the final steps): on a machine whose other cores are idle, a
 second thread shortens a step; where another process keeps a core busy, it lengthens it.
+With ``--devices cpu,cuda`` each thread count is also timed with the steps on the GPU
+(``--device cuda``: the network and the minibatch go there, the sampling stays on the CPU).
 Reported: milliseconds a step, the speed-up over one thread, and the load average (run it on
 an otherwise idle machine).
 
@@ -37,8 +40,11 @@ def main() -> None:
     ap.add_argument("--recipes", default="az_connect_four,az_pentago", help="comma-separated AlphaZero recipes")
     ap.add_argument("--threads", default="1,2", help="comma-separated torch thread counts")
     ap.add_argument("--steps", type=int, default=200, help="timed steps per recipe and thread count")
+    ap.add_argument("--devices", default="cpu", help="comma-separated torch devices of the steps (cpu, cuda)")
     args = ap.parse_args()
     import torch
+
+    from zerosum.nets import NetConfigError, resolve_device
 
     names = [n.strip() for n in args.recipes.split(",") if n.strip()]
     unknown = [n for n in names if n not in AZ_RECIPES]
@@ -50,6 +56,12 @@ def main() -> None:
         threads = []
     if not threads or min(threads) < 1 or args.steps < 1:
         raise SystemExit("--threads takes positive whole numbers (e.g. 1,2) and --steps a positive whole number")
+    devices = [d.strip() for d in args.devices.split(",") if d.strip()]
+    try:
+        for d in devices or ["none"]:
+            resolve_device(d)
+    except NetConfigError as exc:
+        raise SystemExit(f"--devices: {exc}") from None
     rows = []
     for name in names:
         cfg = az_recipe(name)
@@ -62,19 +74,20 @@ def main() -> None:
         buffer = ReplayBuffer(n, tuple(game.observation_shape), game.num_actions)
         buffer.add(Games(obs, mask, policy, rng.uniform(-1, 1, n).astype(np.float32)))
         base = None
-        for t in threads:
-            torch.manual_seed(0)
-            learner = Learner(game, cfg, _build_net(game, cfg.net))
-            torch.set_num_threads(t)
-            learner.train(buffer, 20, rng)
-            start = time.perf_counter()
-            learner.train(buffer, args.steps, rng)
-            ms = (time.perf_counter() - start) / args.steps * 1000
-            base = base or ms
-            rows.append({"recipe": name, "net": " ".join(f"{k}={v}" for k, v in cfg.net.items()),
-                         "batch": cfg.batch_size, "threads": t, "ms_per_step": round(ms, 1),
-                         "speedup": round(base / ms, 2), "load": round(os.getloadavg()[0], 2)})
-    emit("learner_steps", rows, ["recipe", "net", "batch", "threads", "ms_per_step", "speedup", "load"])
+        for device in devices:
+            for t in threads:
+                torch.manual_seed(0)
+                learner = Learner(game, az_recipe(name, device=device), _build_net(game, cfg.net))
+                torch.set_num_threads(t)
+                learner.train(buffer, 20, rng)
+                start = time.perf_counter()
+                learner.train(buffer, args.steps, rng)  # its losses come back as floats: the device is done
+                ms = (time.perf_counter() - start) / args.steps * 1000
+                base = base or ms
+                rows.append({"recipe": name, "net": " ".join(f"{k}={v}" for k, v in cfg.net.items()),
+                             "batch": cfg.batch_size, "device": device, "threads": t, "ms_per_step": round(ms, 2),
+                             "speedup": round(base / ms, 2), "load": round(os.getloadavg()[0], 2)})
+    emit("learner_steps", rows, ["recipe", "net", "batch", "device", "threads", "ms_per_step", "speedup", "load"])
 
 
 if __name__ == "__main__":

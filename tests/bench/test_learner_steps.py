@@ -28,7 +28,7 @@ def test_a_row_per_thread_count_on_the_recipes_network():
     assert all(row["recipe"] == "az_tictactoe" and row["batch"] == 256 and row["ms_per_step"] > 0 for row in rows)
     assert rows[0]["speedup"] == 1 and rows[1]["speedup"] == pytest.approx(rows[0]["ms_per_step"]
                                                                           / rows[1]["ms_per_step"], rel=0.1)
-    assert "hidden=[128, 128]" in rows[0]["net"]
+    assert "hidden=[128, 128]" in rows[0]["net"] and {row["device"] for row in rows} == {"cpu"}
 
 
 def test_bad_input_is_refused():
@@ -36,3 +36,5 @@ def test_bad_input_is_refused():
     assert r.returncode != 0 and "--threads takes positive whole numbers" in r.stderr
     r = _run("--recipes", "az_chess")
     assert r.returncode != 0 and "az_chess unknown; one of az_connect_four" in r.stderr
+    r = _run("--devices", "tpu")
+    assert r.returncode != 0 and "--devices: device='tpu' is not allowed: 'cpu', 'cuda' or 'cuda:N'" in r.stderr

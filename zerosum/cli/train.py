@@ -180,6 +180,8 @@ def parser() -> argparse.ArgumentParser:
                    help="[az] playout-cap randomisation: chance of a full, recorded search (1: off)")
     p.add_argument("--backend", choices=("local", "ray"), help="[az] self-play in a local process or Ray actors")
     p.add_argument("--workers", type=int, help="[az] self-play workers (default 1)")
+    p.add_argument("--device", help="torch device of the learning: cpu (default), cuda or cuda:N "
+                                    "(with --algo alphazero, the learner's steps; the games play on the CPU)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("-v", "--verbose", action="count", help="-v: progress lines; -vv: SB3's log too")
     return p
@@ -196,7 +198,7 @@ AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels",
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",
-             "log_every", "algo")
+             "log_every", "algo", "device")
 """Options both kinds of run read (the rest are PPO's only)."""
 
 

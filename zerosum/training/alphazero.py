@@ -162,6 +162,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     torch.set_num_threads(1)
     torch.manual_seed(cfg.seed)
     net = _build_net(game, cfg.net)  # a config that does not fit fails here, before anything is written
+    learner = Learner(game, cfg, net)  # so does a device that is not here
     if cfg.backend == "ray":
         from zerosum.evaluation.backends import import_ray
 
@@ -170,7 +171,6 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     resuming = check_az_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
     from zerosum.nets import save_network
 
-    learner = Learner(game, cfg, net)
     buffer = ReplayBuffer(cfg.buffer_size, tuple(game.observation_shape), game.num_actions)
     rng = np.random.default_rng(cfg.seed)
     it = games_done = 0
@@ -183,9 +183,9 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     if out:
         out.mkdir(parents=True, exist_ok=True)
         if resuming:
-            st = torch.load(out / "state.pt", weights_only=False)
+            st = torch.load(out / "state.pt", weights_only=False, map_location="cpu")
             net.load_state_dict(st["net"])
-            learner.opt.load_state_dict(st["opt"])
+            learner.load_optimizer(st["opt"])
             learner.steps = int(st["learner_steps"])
             buffer.restore(st["buffer"])
             rng = st["rng"]

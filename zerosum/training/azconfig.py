@@ -7,6 +7,7 @@ options on the command line override the recipe's values.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ RULES = ("puct", "gumbel")
 BACKENDS = ("local", "ray")
 """Where self-play runs: a local subprocess, or Ray actors."""
 RESUMABLE_AZ = ("iterations", "ladder_rounds", "final_steps", "final_fresh", "max_seconds", "verbose", "out",
-                "tensorboard", "log_every", "backend", "workers", "learner_threads")
+                "tensorboard", "log_every", "backend", "workers", "learner_threads", "device")
 """Settings that may differ between a run and its resumption (how long it learns, not what from)."""
 
 
@@ -104,6 +105,10 @@ class AlphaZeroConfig:
     round and the final steps (self-play's steps always take one, the worker playing beside them).
     On two idle cores two threads took a Connect Four step in 56 ms against 89 ms
     (``bench/learner_steps.py``); on a core a worker uses, a second thread only slows both."""
+    device: str = "cpu"
+    """The torch device of the learner's steps: ``"cpu"``, ``"cuda"`` or ``"cuda:N"``. The network
+    rests on the CPU, where the workers' games, the ladder's and the evaluations play it one position
+    at a time; only the minibatch steps run on the device (checked before anything is written)."""
     iterations: int = 100
     """Iterations (self-play + learning) to run (0: train on the alpha-beta labels alone)."""
     max_seconds: float | None = None
@@ -156,6 +161,8 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 0")
         if not 0.0 < self.full_search_prob <= 1.0:
             raise ValueError(f"full_search_prob={self.full_search_prob!r} is not allowed: a probability in (0, 1]")
+        if not isinstance(self.device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?", self.device):
+            raise ValueError(f"device={self.device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
         if not self.lr > 0:
             raise ValueError(f"lr={self.lr!r} is not allowed: a positive number")
         if self.max_seconds is not None and not self.max_seconds > 0:

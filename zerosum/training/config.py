@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,8 @@ class TrainConfig:
     threads: int = 1
     """torch threads (1 is fastest for these small networks)."""
     device: str = "cpu"
-    """torch device, ``"cpu"`` or ``"cuda"``."""
+    """torch device, ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (one that torch does not see is refused
+    before anything is written)."""
     eval_every: int = 0
     """0: evaluate only at the end."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random"])
@@ -126,6 +128,8 @@ class TrainConfig:
     """0 quiet, 1 progress lines, 2 SB3's log too."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?", self.device):
+            raise ValueError(f"device={self.device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
         if self.algo not in ALGOS:
             raise ValueError(f"algo={self.algo!r} is not allowed: one of {', '.join(ALGOS)}")
         if self.obs_format not in OBS_FORMATS:

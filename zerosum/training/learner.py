@@ -74,7 +74,11 @@ class Learner:
     """The network, its optimizer and one training step (policy cross-entropy + value MSE)."""
 
     def __init__(self, game: Game, cfg: AlphaZeroConfig, net: Any) -> None:
+        from zerosum.nets import resolve_device
+
         self.game, self.cfg, self.net = game, cfg, net
+        self.device = resolve_device(cfg.device)
+        """The ``torch.device`` of the steps: the network goes there for :meth:`train` and back to the CPU after."""
         self.opt = self._optimizer()
         """The AdamW optimizer over the network's parameters (``lr`` and ``weight_decay`` from ``cfg``)."""
         self.sym = None
@@ -97,6 +101,14 @@ class Learner:
             yield
         finally:
             torch.set_num_threads(before)
+
+    def load_optimizer(self, state: dict[str, Any]) -> None:
+        """Restore the optimizer's state (a resumed run), its moments on :attr:`device` beside the steps."""
+        self.net.to(self.device)
+        try:
+            self.opt.load_state_dict(state)  # torch puts each moment on its parameter's device
+        finally:
+            self.net.to("cpu")
 
     def restart(self, weights: dict[str, Any]) -> None:
         """Train afresh: the network's weights become ``weights`` and the optimizer starts anew
@@ -129,27 +141,31 @@ class Learner:
 
         if buffer.size == 0 or steps == 0:
             return {"policy_loss": float("nan"), "value_loss": float("nan")}
-        self.net.train()
-        pl = vl = 0.0
-        for _ in range(steps):
-            obs, mask, pol, val = buffer.sample(rng, self.cfg.batch_size)
-            obs, mask, pol = self._augment(rng, obs, mask, pol)
-            x = torch.from_numpy(obs.astype(np.float32))
-            logits, value = self.net(x)
-            legal = torch.from_numpy(mask.astype(bool))
-            logits = logits.masked_fill(~legal, -1e9)
-            target = torch.from_numpy(pol)
-            p_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            v_loss = torch.mean((value.reshape(-1) - torch.from_numpy(val)) ** 2)
-            loss = p_loss + self.cfg.value_weight * v_loss
-            self.opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            self.opt.step()
-            pl += p_loss.item()
-            vl += v_loss.item()
-            self.steps += 1
-        self.net.eval()
-        return {"policy_loss": pl / steps, "value_loss": vl / steps}
+        dev = self.device
+        self.net.to(dev).train()
+        pl = torch.zeros((), device=dev)
+        vl = torch.zeros((), device=dev)
+        try:
+            for _ in range(steps):
+                obs, mask, pol, val = buffer.sample(rng, self.cfg.batch_size)
+                obs, mask, pol = self._augment(rng, obs, mask, pol)
+                x = torch.from_numpy(np.ascontiguousarray(obs)).to(dev).float()  # int8 travels, float on the device
+                logits, value = self.net(x)
+                legal = torch.from_numpy(np.ascontiguousarray(mask)).to(dev).bool()
+                logits = logits.masked_fill(~legal, -1e9)
+                target = torch.from_numpy(np.ascontiguousarray(pol)).to(dev)
+                p_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+                v_loss = torch.mean((value.reshape(-1) - torch.from_numpy(val).to(dev)) ** 2)
+                loss = p_loss + self.cfg.value_weight * v_loss
+                self.opt.zero_grad()
+                loss.backward()  # type: ignore[no-untyped-call]
+                self.opt.step()
+                pl += p_loss.detach()
+                vl += v_loss.detach()
+                self.steps += 1
+        finally:
+            self.net.to("cpu").eval()  # the network rests on the CPU, where the games play it
+        return {"policy_loss": float(pl) / steps, "value_loss": float(vl) / steps}
 
     def anneal(self, buffer: ReplayBuffer, steps: int, rng: np.random.Generator, chunk: int = 50) -> dict[str, float]:
         """``steps`` minibatch steps with the learning rate lowered from ``cfg.lr`` to 0 along a

@@ -168,6 +168,10 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from zerosum.nets import resolve_device
+
+    resolve_device(cfg.device)  # SB3 would fall back to the CPU without a word
+
     from zerosum.agents.checkpoints import algo_class, save_checkpoint
     from zerosum.training.callbacks import (
         EvalCallback, OutcomeCallback, PeriodicSaveCallback, ProgressCallback, SelfPlayCallback, TimeLimitCallback,
