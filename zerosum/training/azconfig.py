@@ -211,15 +211,16 @@ AZ_RECIPES: dict[str, dict[str, Any]] = {
     # rounds' networks only choose which positions get labelled: at the end, 12,000 steps with
     # the learning rate annealed to 0 train the run's initial weights afresh on the whole buffer
     # (final_fresh), with both cores (learner_threads=2, also for each round's learner steps
-    # while the worker waits). A round (about 200-230 s) is started only if it ends within the
-    # hour with the final steps' time (about 13-15 minutes) kept. Its run (one seed, 12 rounds,
-    # 127,238 labels, 56 minutes) scored alone 0.75/0.57/0.30 against depths 2/4/6 and with 64
-    # simulations 0.82/0.68/0.63 and 0.73 against mcts at equal time (400 games each), where the
-    # recipe before (13 rounds, then 3,000 annealed steps on the run's own network) gave 0.65/0.48/0.34
-    # alone and 0.81/0.68/0.60, 0.73 with 64 simulations. The self-play settings below apply only
-    # with --iterations N after the rounds. zoo:connect_four is stronger with search: the same
-    # fresh training on the labels of a run with 17 rounds (the training page, "A network
-    # trained afresh at the end").
+    # while the worker waits). Each process keeps its labels from round to round (the label
+    # cache), so a round takes about 120-210 s; one is started only if it ends within the hour
+    # with the final steps' time (about 13-15 minutes) kept. Its run (one seed, 19 rounds,
+    # 211,823 labels, 59 minutes) scored alone 0.73/0.61/0.43 against depths 2/4/6 and with 64
+    # simulations 0.79/0.73/0.58 and 0.76 against mcts at equal time (400 games each), level
+    # with zoo:connect_four (the same fresh training on the labels of an earlier hour's 17
+    # rounds). The same recipe without the cache played 12 rounds (0.75/0.57/0.30 alone,
+    # 0.82/0.68/0.63 and 0.73 with 64 simulations); with 3,000 annealed steps on the run's own
+    # network instead of the fresh ones, 0.65/0.48/0.34 alone. The self-play settings below
+    # apply only with --iterations N after the rounds.
     "az_connect_four": {
         "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
         "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
