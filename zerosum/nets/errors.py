@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from zerosum.games.kit.errors import ZerosumError
@@ -21,6 +22,15 @@ class MissingExtraError(ZerosumError, ImportError):
 
 class NetConfigError(ZerosumError, ValueError):
     """A network configuration, device or network that is not allowed; the message says what is."""
+
+
+def check_device_name(device: Any) -> str:
+    """``device`` when it is a string naming ``cpu``, ``cuda`` or ``cuda:N``, else NetConfigError
+    naming what is allowed. No torch needed: the training configs check their ``device`` with it
+    when made, and :func:`~zerosum.nets.resolve_device` before it asks torch for the GPU."""
+    if not isinstance(device, str) or not re.fullmatch(r"(cpu|cuda)(:\d+)?", device):
+        raise NetConfigError(f"device={device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
+    return device
 
 
 def import_torch() -> Any:

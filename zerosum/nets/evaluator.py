@@ -10,22 +10,16 @@ from typing import Any
 
 import numpy as np
 
-from zerosum.nets.errors import NetConfigError, import_torch
+from zerosum.nets.errors import NetConfigError, check_device_name, import_torch
 
 
 def resolve_device(device: Any) -> Any:
     """A ``torch.device`` for ``"cpu"``, ``"cuda"`` or ``"cuda:N"``; NetConfigError naming what
     is allowed, or saying that torch sees no GPU."""
     torch = import_torch()
-    text = str(device)
-    try:
-        dev = torch.device(text)
-    except (RuntimeError, ValueError):
-        raise NetConfigError(f"device={device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'") from None
+    dev = torch.device(check_device_name(str(device) if isinstance(device, torch.device) else device))
     if dev.type == "cpu":
         return dev
-    if dev.type != "cuda":
-        raise NetConfigError(f"device={device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
     if not torch.cuda.is_available():
         raise NetConfigError(f"device={device!r}: torch {torch.__version__} sees no GPU here "
                              "(torch.cuda.is_available() is False); use device='cpu'")

@@ -7,9 +7,10 @@ options on the command line override the recipe's values.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from zerosum.nets.errors import check_device_name
 
 RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
@@ -161,8 +162,7 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name}={v!r} is not allowed: an int >= 0")
         if not 0.0 < self.full_search_prob <= 1.0:
             raise ValueError(f"full_search_prob={self.full_search_prob!r} is not allowed: a probability in (0, 1]")
-        if not isinstance(self.device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?", self.device):
-            raise ValueError(f"device={self.device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
+        check_device_name(self.device)
         if not self.lr > 0:
             raise ValueError(f"lr={self.lr!r} is not allowed: a positive number")
         if self.max_seconds is not None and not self.max_seconds > 0:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zerosum.agents.checkpoints import ALGOS
 from zerosum.agents.learned import OBS_FORMATS
+from zerosum.nets.errors import check_device_name
 from zerosum.training.opponents import PRIORITIES
 from zerosum.training.rundir import RESUMABLE
 from zerosum.training.single_agent import SEATS
@@ -128,8 +128,7 @@ class TrainConfig:
     """0 quiet, 1 progress lines, 2 SB3's log too."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?", self.device):
-            raise ValueError(f"device={self.device!r} is not allowed: 'cpu', 'cuda' or 'cuda:N'")
+        check_device_name(self.device)
         if self.algo not in ALGOS:
             raise ValueError(f"algo={self.algo!r} is not allowed: one of {', '.join(ALGOS)}")
         if self.obs_format not in OBS_FORMATS:
