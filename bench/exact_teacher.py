@@ -7,10 +7,11 @@ Each agent plays the engine's ``alphabeta(depth=D)`` (the labeller's depth, with
 agent's own quiescence, iterative deepening and random tie-breaks) until ``N`` discs are
 on the board, and from then on searches every line to the end of the game (an exact
 value: the nearest win, the farthest loss; among equal values, the first in centre-first
-order), ``N = 42`` being the plain ``alphabeta(depth=D)``. Scored as
+order), ``N = 42`` (the board's cells) being the plain ``alphabeta(depth=D)``. Scored as
 ``bench/alphazero_eval.py`` scores networks (:func:`zerosum.evaluate`: seats alternating,
 games 2j and 2j+1 from the same opening of ``--openings`` random plies), with Wilson 95%
-intervals. The exact searches' mean and longest seconds are printed for each agent.
+intervals; every opponent is met from the same openings. The exact searches' count, mean and
+longest seconds are printed for each agent and opponent.
 
 A network imitating its teacher scores below it, so these are ceilings for learning from
 alpha-beta labels against the same ladder (issue 30's 0.90 against depth 2).
@@ -33,26 +34,26 @@ from _report import emit
 
 import zerosum
 from zerosum.agents.search import AlphaBetaAgent
+from zerosum.games import make_game
+from zerosum.games.connect_four.rules import S_P0, S_P1
 from zerosum.values import split_top_level
-
-CELLS = 42  # the standard 6 x 7 board
 
 
 class ExactFrom(AlphaBetaAgent):
-    """``alphabeta(depth=D)`` before ``exact_from`` discs are down, an exact search after."""
+    """``alphabeta(depth=D)`` before ``exact_from`` discs are down (None: never), an exact search after."""
 
-    def __init__(self, depth: int, exact_from: int, **options: Any) -> None:
+    def __init__(self, depth: int, exact_from: int | None, **options: Any) -> None:
         super().__init__(depth, **options)
         self.exact_from = exact_from
-        self.name = f"alphabeta(depth={depth})" + (f", exact from {exact_from} discs" if exact_from < CELLS else "")
+        self.name = f"alphabeta(depth={depth})" + (f", exact from {exact_from} discs" if exact_from is not None else "")
         self.exact_seconds: list[float] = []
 
     def act(self, game: Any, state: Any) -> int:
-        discs = bin(int(state[0]) | int(state[1])).count("1")
-        if discs < self.exact_from:
+        discs = (int(state[S_P0]) | int(state[S_P1])).bit_count()
+        if self.exact_from is None or discs < self.exact_from:
             return super().act(game, state)
         start = time.perf_counter()
-        result = self.last_stats = self._searcher(game).search(state, CELLS - discs)
+        result = self.last_stats = self._searcher(game).search(state, game.max_game_length - discs)
         self.exact_seconds.append(time.perf_counter() - start)
         return result.action
 
@@ -71,24 +72,26 @@ def main() -> None:
     ap.add_argument("--openings", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    cells = make_game("connect_four").max_game_length
     try:
         starts = [int(x) for x in args.exact_from.split(",") if x.strip()]
     except ValueError:
         starts = []
-    if not starts or not all(0 <= n <= CELLS for n in starts):
-        ap.error(f"--exact-from {args.exact_from!r}: give disc counts from 0 to {CELLS}, comma-separated")
+    if not starts or not all(0 <= n <= cells for n in starts):
+        ap.error(f"--exact-from {args.exact_from!r}: give disc counts from 0 to {cells}, comma-separated")
     if args.depth < 1 or args.games < 1:
         ap.error("--depth and --games take positive whole numbers")
     rows = []
     for n in starts:
-        agent = ExactFrom(args.depth, n)
-        report = zerosum.evaluate(agent, "connect_four", opponents=split_top_level(args.opponents, ";"),
-                                  games=args.games, seed=args.seed, opening_plies=args.openings)
-        spent = agent.exact_seconds
-        for r in report.results:
-            t = r.total
+        for opponent in split_top_level(args.opponents, ";"):
+            agent = ExactFrom(args.depth, n if n < cells else None)  # one agent an opponent: its own timings
+            report = zerosum.evaluate(agent, "connect_four", opponents=[opponent], games=args.games,
+                                      seed=args.seed, opening_plies=args.openings)
+            result = report.results[0]
+            t = result.total
             lo, hi = t.interval
-            rows.append({"agent": agent.name, "exact_from": n, "opponent": r.opponent, "games": t.games,
+            spent = agent.exact_seconds
+            rows.append({"agent": agent.name, "exact_from": n, "opponent": result.opponent, "games": t.games,
                          "wdl": t.wdl(), "score": round(t.score, 3), "ci95": f"{lo:.3f}-{hi:.3f}",
                          "exact_searches": len(spent),
                          "exact_mean_s": round(sum(spent) / len(spent), 4) if spent else 0.0,

@@ -3,6 +3,7 @@ exact agent's moves legal and its games scored; bad counts are refused."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -11,7 +12,18 @@ from pathlib import Path
 import numpy as np
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "exact_teacher.py"
-sys.path.insert(0, str(SCRIPT.parent))
+
+
+def _exact_from():
+    """The script's agent, loaded from its file (bench/ on sys.path would let its scripts shadow modules)."""
+    sys.path.insert(0, str(SCRIPT.parent))  # for its own `from _report import emit`
+    try:
+        spec = importlib.util.spec_from_file_location("exact_teacher", SCRIPT)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    return module.ExactFrom
 
 
 def _run(*args):
@@ -23,6 +35,7 @@ def test_a_row_per_disc_count():
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout.splitlines()[0])
     plain, exact = doc["rows"]
+    assert plain["opponent"] == exact["opponent"] == "alphabeta(depth=2)"
     assert (plain["agent"], plain["exact_from"], plain["exact_searches"]) == ("alphabeta(depth=4)", 42, 0)
     assert exact["agent"] == "alphabeta(depth=4), exact from 30 discs" and exact["exact_searches"] > 0
     for row in doc["rows"]:
@@ -31,10 +44,22 @@ def test_a_row_per_disc_count():
     assert doc["depth"] == 4
 
 
-def test_the_exact_search_takes_the_win_and_does_not_give_one():
-    from exact_teacher import ExactFrom
+def test_a_row_per_opponent_with_its_own_exact_searches():
+    # the same opponent twice: the same openings and seeds, so the same games and the same count,
+    # not the first row's searches counted again in the second
+    r = _run("--exact-from", "30", "--depth", "4", "--games", "4", "--opponents",
+             "alphabeta(depth=2); alphabeta(depth=2)")
+    assert r.returncode == 0, r.stderr
+    first, second = json.loads(r.stdout.splitlines()[0])["rows"]
+    assert first["opponent"] == second["opponent"] == "alphabeta(depth=2)"
+    assert first["wdl"] == second["wdl"]
+    assert first["exact_searches"] == second["exact_searches"] > 0
 
+
+def test_the_exact_search_takes_the_win_and_does_not_give_one():
     from zerosum.games import make_game
+
+    ExactFrom = _exact_from()
 
     game = make_game("connect_four")
     s = game.initial_state()
