@@ -74,6 +74,9 @@ class Game:
     """The game's evaluation functions by name; ``heuristic="name"`` picks one in the search and the agents."""
     default_heuristic: ClassVar[str] = ZERO.name
     """The heuristic the search uses when none is given."""
+    default_opponent: ClassVar[str] = "alphabeta(time=0.1)"
+    """The agent spec that plays this game best at about 0.1 s a move: the engine ``zerosum play``
+    and the strength benchmarks use when no opponent is named."""
     quiescence: ClassVar[bool] = True
     """Whether alpha-beta's quiescence search is on by default (for a game whose kernels
     supply forcing moves): False where it measured weaker at equal time."""
