@@ -130,6 +130,7 @@ def score_moves(heur: Heur, params: Params, w: NegamaxArrays, s: State, mv: I64A
 
 
 # ---- alpha-beta ------------------------------------------------------------------------------
+TRY_FULL, TRY_NULL, TRY_REDUCED = 0, 1, 2  # the tries of a move in negamax's loop
 NEGAMAX = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, depth, alpha, beta
 QUIESCE = types.float64(_H, _P, NEGAMAX_ARRAYS, _I, _I, _F, _F)  # heur, params, arrays, ply, plies left, alpha, beta
 _I1, _I2 = types.int64[::1], types.int64[:, ::1]
@@ -163,10 +164,9 @@ def qsearch(heur: Heur, params: Params, stack: I64Array, moves: I64Array, pv: I6
             stats[LEAVES] += 1
             pvlen[ply + 1] = 0
             v = terminal_value(st, me, ply + 1)
-        elif player(params, child) == me:
-            v = qsearch(heur, params, stack, moves, pv, pvlen, stats, ply + 1, left - 1, alpha, beta)
-        else:
-            v = -qsearch(heur, params, stack, moves, pv, pvlen, stats, ply + 1, left - 1, -beta, -alpha)
+        else:  # one recursive call site (see child_value)
+            sign, lo, hi = (1.0, alpha, beta) if player(params, child) == me else (-1.0, -beta, -alpha)
+            v = sign * qsearch(heur, params, stack, moves, pv, pvlen, stats, ply + 1, left - 1, lo, hi)
         if v > best:
             best = v
             pv_extend(pv, pvlen, ply, mv[i])
@@ -190,15 +190,17 @@ def child_value(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: i
     """The value for the mover at ``ply`` of the child at ``ply + 1`` searched to ``depth``
     in the window (alpha, beta); ``same``: the same player moves again there. Past the
     horizon with quiescence on, straight to qsearch (negamax's first step there), without
-    the two calls that take the record."""
+    the two calls that take the record.
+
+    Each search calls itself from one place, the sign and the window chosen before the
+    call: numba types a recursive call by typing the whole function again, once per call
+    site, so every further site multiplied the first compile (Connect Four's alpha-beta:
+    nine sites, most of its cold compile)."""
+    sign, lo, hi = (1.0, alpha, beta) if same else (-1.0, -beta, -alpha)
     if depth <= 0 and w.cfg[C_FLAGS] & F_QUIESCE:
-        left = w.cfg[C_QS_PLIES]
-        if same:
-            return qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, alpha, beta)
-        return -qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, left, -beta, -alpha)
-    if same:
-        return negamax(heur, params, w, ply + 1, depth, alpha, beta)
-    return -negamax(heur, params, w, ply + 1, depth, -beta, -alpha)
+        return sign * qsearch(heur, params, w.stack, w.moves, w.pv, w.pvlen, w.stats, ply + 1, w.cfg[C_QS_PLIES],
+                              lo, hi)
+    return sign * negamax(heur, params, w, ply + 1, depth, lo, hi)
 
 
 @njit(inline="always")
@@ -308,25 +310,35 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
         else:
             same = player(params, child) == me
             r = reduction(w, ply, depth, i, a, hash_move, flags)
-            if i == 0 or not flags & (F_PVS | F_LMR):  # the first move: the full window
-                v = child_value(heur, params, w, ply, depth - 1, lo, beta, same)
-            else:  # the others: a null window (at reduced depth for late moves), re-searched if need be
-                # No null window where the child's own moves are leaves: it cuts on the same
-                # leaf either way, and a full window spares the re-search when the move is
-                # better (Pentago at depth 2: 2,744 nodes a search instead of 3,136).
-                narrow = flags & F_PVS and (depth > 2 or flags & F_QUIESCE)
-                nb = np.nextafter(lo, INF) if narrow else beta
-                if r > 0:
-                    stats[REDUCED] += 1
-                    v = child_value(heur, params, w, ply, depth - 1 - r, lo, nb, same)
-                    if v > lo and not stats[ABORTED]:
-                        stats[RESEARCHED] += 1
-                        v = child_value(heur, params, w, ply, depth - 1, lo, nb, same)
-                else:
-                    v = child_value(heur, params, w, ply, depth - 1, lo, nb, same)
-                if lo < v < beta and nb < beta and not stats[ABORTED]:
+            # The tries of this move, each a search of the child in one call (child_value
+            # says why there is one): TRY_FULL the first move, or every move without PVS
+            # and LMR, in the full window; the others a null window (TRY_NULL), at reduced
+            # depth first for a late move (TRY_REDUCED), then re-searched at full depth
+            # while they beat alpha, the last time in the full window.
+            # No null window where the child's own moves are leaves: it cuts on the same
+            # leaf either way, and a full window spares the re-search when the move is
+            # better (Pentago at depth 2: 2,744 nodes a search instead of 3,136).
+            narrow = flags & F_PVS and (depth > 2 or flags & F_QUIESCE)
+            nb = np.nextafter(lo, INF) if narrow else beta
+            d, hi, stage = depth - 1, nb, TRY_NULL
+            if i == 0 or not flags & (F_PVS | F_LMR):
+                hi, stage = beta, TRY_FULL
+            elif r > 0:
+                stats[REDUCED] += 1
+                d, stage = depth - 1 - r, TRY_REDUCED
+            while True:
+                v = child_value(heur, params, w, ply, d, lo, hi, same)
+                if stats[ABORTED] or stage == TRY_FULL:
+                    break
+                if stage == TRY_REDUCED and v > lo:  # a reduced move that beat alpha: full depth
                     stats[RESEARCHED] += 1
-                    v = child_value(heur, params, w, ply, depth - 1, lo, beta, same)
+                    d, stage = depth - 1, TRY_NULL
+                    continue
+                if lo < v < beta and nb < beta:  # inside the window: the full one
+                    stats[RESEARCHED] += 1
+                    d, hi, stage = depth - 1, beta, TRY_FULL
+                    continue
+                break
         if stats[ABORTED]:
             return 0.0
         if seeded_root:
@@ -390,10 +402,8 @@ def minimax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int) 
                 v = terminal_value(st, me, ply + 1)
             else:
                 v = heur(params, child, me) if player(params, child) == me else -heur(params, child, 1 - me)
-        elif player(params, child) == me:
-            v = minimax(heur, params, w, ply + 1, depth - 1)
-        else:
-            v = -minimax(heur, params, w, ply + 1, depth - 1)
+        else:  # one recursive call site (see child_value)
+            v = (1.0 if player(params, child) == me else -1.0) * minimax(heur, params, w, ply + 1, depth - 1)
         if v > best:
             best = v
             pv_extend(pv, pvlen, ply, a)
