@@ -9,13 +9,26 @@ with its rules inlined. Heuristics are first-class function arguments, so every 
 of a game runs in the same copy; see :mod:`zerosum.search.functions` for writing one.
 """
 
+from typing import Any
+
 from zerosum.search.alphabeta import AlphaBeta, AlphaBetaConfig, SearchOptionError, alphabeta
-from zerosum.search.guided import (
-    BatchedSearch, EvaluatorError, GuidedConfig, GuidedResults, GuidedSearchError, uniform_evaluator,
-)
 from zerosum.search.mcts import MCTS, mcts
 from zerosum.search.minimax import minimax
 from zerosum.search.result import WIN, WIN_BOUND, SearchResult, SearchStats
+
+_GUIDED = ("BatchedSearch", "EvaluatorError", "GuidedConfig", "GuidedResults", "GuidedSearchError",
+           "uniform_evaluator")
+
+
+def __getattr__(name: str) -> Any:
+    """The network-guided search's names (:mod:`zerosum.search.guided`), loaded on first use:
+    its game-independent parts compile on a first import, which an alpha-beta user need not wait for."""
+    if name in _GUIDED:
+        from zerosum.search import guided
+
+        return getattr(guided, name)
+    raise AttributeError(f"module 'zerosum.search' has no attribute {name!r}")
+
 
 __all__ = [
     "MCTS",

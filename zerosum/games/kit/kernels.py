@@ -38,7 +38,7 @@ import numpy.typing as npt
 from numba import njit, types
 
 from zerosum.games.kit.errors import KernelError
-from zerosum.games.kit.toolkit import kernel
+from zerosum.games.kit.toolkit import compile_on_first_use, kernel
 
 Action = int
 """An action: an int in [0, num_actions)."""
@@ -79,6 +79,7 @@ FORCING = types.int64(_PARAMS, _STATE, _MOVES)
 """numba signature of ``forcing(params, state, moves) -> n``: the forcing moves (quiescence search)."""
 HEURISTIC = types.float64(_PARAMS, _STATE, types.int64)
 """numba signature of a compiled heuristic ``h(params, state, player) -> float``."""
+compile_on_first_use(ORDER, FORCING, HEURISTIC)  # the search's knowledge: an env never calls it
 
 ONGOING = 0
 """Status codes returned by the ``status`` kernel (plain ints inside compiled code)."""
@@ -139,8 +140,9 @@ def signature_text(signature: Any, kind: str = "") -> str:
 
 
 def has_signature(fn: Any, signature: Any) -> bool:
-    """True when ``fn`` is a numba dispatcher compiled for exactly ``signature``."""
-    return signature in getattr(fn, "nopython_signatures", ())
+    """True when ``fn`` is a numba dispatcher compiled for exactly ``signature``, or a
+    kernel declared with it that compiles on first use (:func:`~zerosum.games.kit.toolkit.kernel`)."""
+    return signature in getattr(fn, "nopython_signatures", ()) or getattr(fn, "declared_signature", None) == signature
 
 
 @dataclass(frozen=True)
