@@ -200,3 +200,122 @@ def test_an_edited_table_reaches_the_compiled_code(toy, tmp_path):
     assert run() == 2  # [3, 0]: total 3 reached, player 1 made the last move and wins
     paths["tables"].write_text("TARGET = 4\n")
     assert run() == 0  # the game goes on below 4
+
+
+# ---- the cache's safety: every case compiles or loads correct code, and none crashes ---------------------------
+def run_tiny(tmp_path, prefix, cache, preamble="", template_text=TINY_TEMPLATE):
+    """Run the tiny template's copy for the toy game in a fresh process; (outcome, stderr)."""
+    template = tmp_path / "_tiny_template.py"
+    if not template.exists() or template.read_text() != template_text:
+        template.write_text(template_text)
+    script = preamble + RUN.format(root=str(tmp_path), prefix=prefix, template=str(template))
+    env = {**os.environ, "ZEROSUM_CACHE_DIR": str(cache), "ZEROSUM_QUIET": "0"}
+    out = subprocess.run([sys.executable, "-W", "always", "-c", script], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1]), out.stderr
+
+
+def test_a_first_compile_says_so_once_and_a_warm_cache_says_nothing(toy, tmp_path):
+    prefix, _ = toy
+    result, err = run_tiny(tmp_path, prefix, tmp_path / "cache")
+    assert result == 2
+    notices = [line for line in err.splitlines() if line.startswith("zerosum: compiling") and prefix in line]
+    assert len(notices) == 2, err  # the toy's kernels, then the template's copy: one line each
+    assert "kernels of" in notices[0] and "tiny_template for" in notices[1] and "load it from" in notices[1]
+    result, err = run_tiny(tmp_path, prefix, tmp_path / "cache")
+    assert result == 2 and "zerosum:" not in err, err
+
+
+def test_a_corrupt_cache_file_is_compiled_again(toy, tmp_path):
+    prefix, _ = toy
+    cache = tmp_path / "cache"
+    assert run_tiny(tmp_path, prefix, cache)[0] == 2
+    files = [p for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert files, "the copy's compiled code is cached under ZEROSUM_CACHE_DIR"
+    for path in files:
+        path.write_bytes(b"\x80\x04not a pickle")  # as a disk full or a killed write could leave it
+    result, err = run_tiny(tmp_path, prefix, cache)
+    assert result == 2 and "could not be read" in err and "CompileCacheWarning" in err, err
+    result, err = run_tiny(tmp_path, prefix, cache)  # the entry compiled again was saved in its place
+    assert result == 2 and "CompileCacheWarning" not in err, err
+
+
+def test_an_unwritable_cache_dir_compiles_in_memory_with_one_warning(toy, tmp_path):
+    prefix, _ = toy
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # a folder below a file can never be made, whoever runs the test (root too)
+    result, err = run_tiny(tmp_path, prefix, blocker / "cache")
+    assert result == 2
+    assert err.count("cannot write zerosum's compile cache") == 1, err
+    assert "compiling in memory" in err
+
+
+FULL_DISK = '''
+import errno
+from numba.core import caching
+def full(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+caching.IndexDataCacheFile._save_index = full
+caching.IndexDataCacheFile._save_data = full
+'''
+
+
+def test_a_full_disk_keeps_the_compiled_code_in_memory_with_a_warning(toy, tmp_path):
+    prefix, _ = toy
+    result, err = run_tiny(tmp_path, prefix, tmp_path / "cache", preamble=FULL_DISK)
+    assert result == 2
+    assert "No space left on device" in err and "stays in memory" in err, err
+
+
+def test_a_cache_entry_naming_a_missing_module_is_a_miss(tmp_path, recwarn):
+    """Last round an edit during a test run left entries whose code named a specialised copy
+    that no longer existed (ModuleNotFoundError: zerosum_compiled_template_...): such an entry
+    is removed and compiled again, with a warning."""
+    from types import SimpleNamespace
+
+    from numba.core import caching
+
+    from zerosum.games.kit.cache import CompileCacheWarning, guard_numba_cache
+
+    guard_numba_cache()
+    index = tmp_path / "negamax-1.py311.nbi"
+    index.write_bytes(b"an index naming a module that is gone")
+
+    class Stale(caching.Cache):
+        def __init__(self):  # no numba function behind it: only what load_overload reads
+            self._cache_file = SimpleNamespace(_index_path=str(index))
+            self._enabled = True
+
+        def _load_overload(self, sig, target_context):
+            raise ModuleNotFoundError("No module named 'zerosum_compiled_template_gone'")
+
+    assert Stale().load_overload(None, SimpleNamespace(refresh=lambda: None)) is None
+    assert not index.exists()  # removed, so that the code compiled now is saved in its place
+    assert any(issubclass(w.category, CompileCacheWarning) and "zerosum_compiled_template_gone" in str(w.message)
+               for w in recwarn)
+
+
+def test_two_processes_compiling_at_once_both_end_correct(toy, tmp_path):
+    prefix, _ = toy
+    cache = tmp_path / "cache"
+    template = tmp_path / "_tiny_template.py"
+    template.write_text(TINY_TEMPLATE)
+    script = RUN.format(root=str(tmp_path), prefix=prefix, template=str(template))
+    env = {**os.environ, "ZEROSUM_CACHE_DIR": str(cache)}
+    procs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0 and int(out.split()[-1]) == 2, err
+    result, err = run_tiny(tmp_path, prefix, cache)  # and the cache they left serves a third
+    assert result == 2 and "zerosum:" not in err and "Warning" not in err, err
+
+
+def test_an_upgrade_with_the_old_cache_in_place_runs_the_new_code(toy, tmp_path):
+    prefix, _ = toy
+    cache = tmp_path / "cache"
+    assert run_tiny(tmp_path, prefix, cache)[0] == 2
+    upgraded = TINY_TEMPLATE.replace("return status(params, s)", "return status(params, s) + 10")
+    result, err = run_tiny(tmp_path, prefix, cache, template_text=upgraded)
+    assert result == 12 and "Warning" not in err, err

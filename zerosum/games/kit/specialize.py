@@ -29,6 +29,8 @@ The contract
   helper in another file recompiles the kernel too.
 * Copies live in ``$ZEROSUM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zerosum`` or
   ``~/.cache/zerosum``), so a read-only install works. ``make clean-cache`` frees the disk.
+  Where that folder cannot be written, the copy is compiled in memory, with one warning
+  (:mod:`zerosum.games.kit.cache`, which also says what a first compile prints).
 * The game's ``Kernels`` must be a module-level name of an importable module (write
   ``KERNELS = Kernels(...)`` in the game's rules module).
 """
@@ -45,19 +47,18 @@ from pathlib import Path
 
 import numba
 
+from zerosum.games.kit.cache import cache_dir, guard_numba_cache, notice, numba_index_exists, writable_dir
 from zerosum.games.kit.errors import KernelError
 from zerosum.games.kit.kernels import Kernels
-from zerosum.games.kit.sources import _imports, reachable_sources
+from zerosum.games.kit.sources import import_names, reachable_sources
 
 RULES_LINE = "from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites"
 _LOADED: dict[tuple[str, str, str], pytypes.ModuleType] = {}
-
-
-def cache_dir() -> Path:
-    """Where the specialised copies and their compiled code live."""
-    root = os.environ.get("ZEROSUM_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "zerosum")
-    return Path(root)
+WHAT = {"hot_template": ("the Game API's fast calls", 5), "batched_template": ("its batched kernels", 10),
+        "template": ("alpha-beta and minimax", 20), "mcts_template": ("MCTS", 10),
+        "guided_template": ("the network-guided search", 20), "vector_template": ("the vector env's step", 30)}
+"""A template's file stem -> what its copy is, and about how many seconds its first
+compile takes on an idle 2-core machine (bench/cold_compile.py): the first-compile notice."""
 
 
 def kernels_origin(kernels: Kernels) -> tuple[str, str]:
@@ -80,7 +81,7 @@ def _template_imports(source: str) -> list[str]:
     """The zerosum modules a template imports (imported now if need be: the copy will), the
     placeholder rules aside."""
     names = []
-    for name in _imports("", source):
+    for name in import_names("", source):
         if name.split(".")[0] != "zerosum" or name == "zerosum.games.kit.placeholder":
             continue
         try:
@@ -112,17 +113,24 @@ def specialize(template: Path, kernels: Kernels) -> pytypes.ModuleType:
     key = (str(template), module_name, attr)
     mod = _LOADED.get(key)
     if mod is None:
-        mod = _LOADED[key] = _load(*copy_source(template, module_name, attr))
+        stem, source = copy_source(template, module_name, attr)
+        what, seconds = WHAT.get(template.stem.strip("_"), (template.stem, 20))
+        game = "every game" if module_name == "zerosum.games.kit.generic" else \
+            module_name.removesuffix(".rules").removesuffix(".kernels").rpartition(".")[2]
+        mod = _LOADED[key] = _load(stem, source, f"{what} for {game} (about {seconds} s on 2 cores)")
     return mod
 
 
-def _load(stem: str, source: str) -> pytypes.ModuleType:
-    path = cache_dir() / "compiled" / f"{stem}.py"
+def _load(stem: str, source: str, what: str) -> pytypes.ModuleType:
+    guard_numba_cache()
+    folder = writable_dir(cache_dir() / "compiled")
+    path = folder / f"{stem}.py"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source)
         os.replace(tmp, path)  # atomic: concurrent workers may write the same file
+    if not numba_index_exists(folder, stem):
+        notice(stem, f"compiling {what}, once: later runs load it from {folder}")
     spec = importlib.util.spec_from_file_location(f"zerosum_compiled_{stem}", path)
     if spec is None or spec.loader is None:  # pragma: no cover - a file we just wrote
         raise ImportError(f"cannot import the specialised copy {path}")
@@ -130,3 +138,24 @@ def _load(stem: str, source: str) -> pytypes.ModuleType:
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def loaded(template: Path, module_name: str, attr: str) -> bool:
+    """Whether this process has loaded the copy of ``template`` for the kernels ``module_name.attr``."""
+    return (str(template), module_name, attr) in _LOADED
+
+
+def compile_copy(argv: list[str]) -> None:
+    """``python -m zerosum.games.kit.specialize TEMPLATE MODULE ATTR LOCK``: compile the copy
+    of TEMPLATE for the kernels MODULE.ATTR into the disk cache, at low priority, then
+    remove the file LOCK (the background compile of :mod:`zerosum.search.compiled`)."""
+    template, module_name, attr, lock = argv
+    try:
+        os.nice(10)
+        specialize(Path(template), getattr(importlib.import_module(module_name), attr))
+    finally:
+        Path(lock).unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    compile_copy(sys.argv[1:])

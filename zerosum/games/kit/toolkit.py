@@ -38,6 +38,8 @@ from numba.core import caching
 from numba.core.caching import _CacheLocator
 from numba.extending import intrinsic, overload
 
+from zerosum.games.kit.cache import guard_numba_cache, notice, warn_once
+
 
 _CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)  # renamed in 0.61
 _TRACKED: set[Any] = set()  # the code objects of the functions compiled by kernel and helper
@@ -95,20 +97,72 @@ def _tracked(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+_ON_FIRST_USE: list[Any] = []  # the signatures whose kernels compile on first use (search knowledge)
+
+
+def compile_on_first_use(*signatures: Any) -> None:
+    """Kernels of these signatures compile when first used rather than when their module
+    is imported: the search's knowledge (heuristics, ordering hints, forcing moves), which
+    an environment or a random game never calls (``zerosum.games.kit.kernels`` names them).
+    A signature is told by identity: FORCING equals LEGAL as a numba type, and only the
+    first compiles on first use."""
+    _ON_FIRST_USE.extend(signatures)
+
+
 def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
-    """Compile a rules kernel eagerly with a fixed signature and cache it on disk.
+    """Compile a rules kernel with a fixed signature and cache it on disk.
+
+    The rules compile at once, when their module is imported; the search's knowledge (a
+    signature given to :func:`compile_on_first_use`) when the search first calls it, so
+    that an environment's first use does not wait for heuristics it never calls. Either
+    way the dispatcher's ``declared_signature`` is the signature, which the kit checks.
 
     The kernels keep the GIL: a call from Python lasts ~0.1 us, and releasing and retaking
     the GIL would add a third to that. The compiled search calls them without the Python
     wrapper, so the flag does not matter there.
     """
-    compile_ = njit(signature, cache=True)
-    return lambda fn: compile_(_tracked(fn))
+    def compile_(fn: Callable[..., Any]) -> Any:
+        dispatcher = _cached_dispatcher(_tracked(fn))
+        dispatcher.declared_signature = signature
+        if any(signature is lazy for lazy in _ON_FIRST_USE):
+            return dispatcher
+        if not _is_cached(dispatcher):
+            module = fn.__module__.removesuffix(".rules").removesuffix(".knowledge")
+            notice("kernels:" + fn.__module__, f"compiling the kernels of {module}, once (a few seconds on 2 cores)")
+        dispatcher.compile(signature)
+        dispatcher.disable_compile()  # as numba's njit(signature) does: one signature, no other
+        return dispatcher
+
+    return compile_
+
+
+def _cached_dispatcher(fn: Callable[..., Any]) -> Any:
+    """``njit(cache=True)(fn)``, or without a disk cache (one warning) where numba finds no
+    folder it can write for it."""
+    guard_numba_cache()
+    try:
+        return njit(cache=True)(fn)
+    except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available"
+        warn_once("locator:" + fn.__module__, f"{exc}: compiling {fn.__module__} in memory for this process only")
+        return njit()(fn)
+
+
+def _is_cached(dispatcher: Any) -> bool:
+    """Whether numba's disk cache holds code for ``dispatcher`` (of its current sources)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - no cache, another numba's layout, an unreadable index: not cached
+        return False
 
 
 def helper(fn: Callable[..., Any]) -> Any:
     """Compile a helper that kernels inline (lazily typed, cached on disk)."""
-    return njit(inline="always", cache=True)(_tracked(fn))
+    guard_numba_cache()
+    try:
+        return njit(inline="always", cache=True)(_tracked(fn))
+    except RuntimeError as exc:  # no folder numba can write: see _cached_dispatcher
+        warn_once("locator:" + fn.__module__, f"{exc}: compiling {fn.__module__} in memory for this process only")
+        return njit(inline="always")(fn)
 
 
 def i64(x: int) -> int:
