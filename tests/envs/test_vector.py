@@ -12,9 +12,11 @@ from gymnasium.utils.env_checker import check_action_space, check_observation_sp
 
 from zerosum.agents.base import Agent, RandomAgent
 from zerosum.envs import make
-from zerosum.envs.vector import VectorEnvError, make_vec, vector_kernels
+from zerosum.envs.lanes import VECTOR_TEMPLATE
+from zerosum.envs.vector import VectorEnvError, make_vec
 from zerosum.games import make_game
 from zerosum.games.kit import IllegalActionError
+from zerosum.search import compiled
 from zerosum.search.alphabeta import AlphaBeta
 from zerosum.training.single_agent import SingleAgentEnv
 from tests.envs.test_conformance import CASES, IDS
@@ -244,7 +246,10 @@ def test_the_compiled_opponent_chooses_what_alphabeta_chooses(game_name, depth):
     opp = Opponents(game, f"alphabeta(depth={depth})")
     w = opp.records[0]
     row = opp.table[0]
-    k = vector_kernels(game)
+    tiered = compiled.searcher(game, VECTOR_TEMPLATE, opp.heuristics[0])  # the tier the suite runs on
+    if tiered.generic:
+        w.set_heuristic(tiered.heuristic)
+    k = tiered.module
     rng = np.random.default_rng(1)
     searcher = AlphaBeta(game)
     for t in range(12):
@@ -256,7 +261,7 @@ def test_the_compiled_opponent_chooses_what_alphabeta_chooses(game_name, depth):
         if game.is_terminal(state):
             continue
         w.noise[:] = np.random.default_rng(t).random(game.num_actions)
-        got = k.ab_choose(game.params, w, state, depth, row[3], row[4], 2, row[6], row[7])
+        got = k.ab_choose(tiered.params, w, state, depth, row[3], row[4], 2, row[6], row[7])
         want = searcher.search(state, depth, seed=t).action
         assert got == want
 

@@ -16,6 +16,7 @@ from zerosum.envs.vector_opponents import Opponents, VectorEnvError
 from zerosum.games import Game
 from zerosum.games.kit import IllegalActionError
 from zerosum.games.kit.specialize import specialize
+from zerosum.search import compiled
 
 VECTOR_TEMPLATE = Path(__file__).with_name("_vector_template.py")
 """The vector step's template (:mod:`zerosum.envs._vector_template`), specialised per game by :func:`vector_kernels`."""
@@ -51,6 +52,19 @@ def _autoreset(mode: Any) -> str:
 class Lanes:
     """The lanes' arrays and the compiled calls over them: what both vector APIs step."""
 
+    def _compiled(self, game: Game) -> tuple[ModuleType, np.ndarray]:
+        """The vector step in the tier zerosum.search.compiled chooses. The generic tier's
+        params carry one heuristic for every search record, so a mixture of alpha-beta
+        opponents with different heuristics takes the step with the rules inlined."""
+        heuristics = {id(h.fn): h for h in self.opponents.heuristics}
+        if len(heuristics) != 1:
+            return vector_kernels(game), game.params
+        tiered = compiled.searcher(game, VECTOR_TEMPLATE, next(iter(heuristics.values())))
+        if tiered.generic:
+            for record in self.opponents.records:
+                record.set_heuristic(tiered.heuristic)
+        return tiered.module, tiered.params
+
     def __init__(self, game: Game, num_envs: int, opponent: Any = "random", *,
                  opponent_weights: Sequence[float] | None = None, learner_seat: int | str = "random",
                  autoreset_mode: Any = "next_step", obs_format: str = "flat", illegal: str = "penalty",
@@ -74,9 +88,10 @@ class Lanes:
         """The learner's reward for an in-range illegal action under ``illegal="penalty"`` (``illegal_penalty``)."""
         self.opponents = Opponents(game, opponent, opponent_weights)
         """The opponent mixture compiled for the step: its table, search records and Python agents."""
-        self.k = vector_kernels(game)
-        """The compiled vector step for this game (:func:`vector_kernels`): its ``vec_reset``,
-        ``vec_step`` and ``vec_resume`` run over these arrays."""
+        self.k, self.params = self._compiled(game)
+        """The compiled vector step for this game: its ``vec_reset``, ``vec_step`` and
+        ``vec_resume`` run over these arrays, and take ``params`` (the game's own, or the
+        generic tier's vector: :mod:`zerosum.search.compiled`)."""
         n, g = self.n, game
         self.n_obs = int(np.prod(g.observation_shape))
         """The size of one observation's planes flattened (the product of ``observation_shape``; the mask excluded)."""
@@ -207,7 +222,7 @@ class Lanes:
             for k in np.unique(self.comp[lanes]).tolist():
                 sel = self.comp[lanes] == k
                 replies[sel] = o.moves(k, self.states[lanes[sel]])
-            self.k.vec_resume(g.params, g.initial, lanes, replies, self.states, self.learner, self.comp, self.done,
+            self.k.vec_resume(self.params, g.initial, lanes, replies, self.states, self.learner, self.comp, self.done,
                               self.pending, self.restart, self.opening, self.ended, self.masks, self.flat,
                               self.planes, self.final_flat, self.final_planes, self.rewards, self.terminated,
                               self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves, self.buf,
@@ -226,7 +241,7 @@ class Lanes:
         g, o = self.game, self.opponents
         for agent in o.agents.values():
             agent.reset()
-        self.k.vec_reset(g.params, g.initial, lanes, self.states, self.learner, self.comp, self.done, self.pending,
+        self.k.vec_reset(self.params, g.initial, lanes, self.states, self.learner, self.comp, self.done, self.pending,
                          self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.rewards,
                          self.terminated, self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves,
                          self.buf, self.child, self.log, self.count, self.err, self.fcfg, self.sym, self.opened,
@@ -267,7 +282,7 @@ class Lanes:
         self.episode_seat[:] = self.learner  # what a lane that finishes in this step played
         self.episode_comp[:] = self.comp
         self.episode_sym[:] = self.sym
-        self.k.vec_step(g.params, g.initial, a, self.states, self.learner, self.comp, self.done, self.pending,
+        self.k.vec_step(self.params, g.initial, a, self.states, self.learner, self.comp, self.done, self.pending,
                         self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.final_flat,
                         self.final_planes, self.rewards, self.terminated, self.outcome, o.table, o.eps, o.cum,
                         o.typed_records, self.cfg, self.fcfg, self.moves, self.buf, self.child, self.log,

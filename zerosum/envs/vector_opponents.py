@@ -15,7 +15,7 @@ from zerosum.agents.noisy import NoisyAgent
 from zerosum.agents.search import AlphaBetaAgent
 from zerosum.agents.spec import make_agent
 from zerosum.games import Game
-from zerosum.games.kit import ZerosumError
+from zerosum.games.kit import Heuristic, ZerosumError
 from zerosum.search._arrays import NegamaxArrays, tt_arrays
 from zerosum.search._flags import C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_QS_PLIES, N_CFG, N_STATS
 from zerosum.search.alphabeta import MIN_TT_SLOTS
@@ -64,6 +64,8 @@ class Opponents:
         """The components that play through Python, by component index."""
         self.records: list[NegamaxArrays] = []
         """The alpha-beta components' search records (tables), one per component."""
+        self.heuristics: list[Heuristic] = []
+        """Each record's heuristic, in the order of ``records``."""
         for k, item in enumerate(items):
             self._add(k, item)
         if not self.records:  # the compiled step takes a list of records: one unused
@@ -118,7 +120,8 @@ class Opponents:
     def _record(self, ab: AlphaBetaAgent, depth: int) -> NegamaxArrays:
         """A search record of the agent's options: as AlphaBeta builds one, a table of its own."""
         g, cfg = self.game, ab.config
-        heur = heuristic_ref(resolve_heuristic(g, ab.heuristic))
+        self.heuristics.append(resolve_heuristic(g, ab.heuristic))
+        heur = heuristic_ref(self.heuristics[-1])
         kept = {**tt_arrays(cfg.tt_size if cfg.tt else 1), "history": np.zeros(g.num_actions, np.float64),
                 "noise": np.zeros(g.num_actions, np.float64), "root_values": np.zeros(g.num_actions, np.float64),
                 "cfg": np.zeros(N_CFG, np.int64), "stats": np.zeros(N_STATS, np.int64)}

@@ -54,7 +54,7 @@ from zerosum.search._flags import (
     CUTOFFS, F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
     LMR_DEPTH, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
-from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
 
 DEFAULT_TT_SIZE = 1 << 18
@@ -224,8 +224,8 @@ class AlphaBeta:
         self.config.check(game)
         self.heuristic = resolve_heuristic(game, heuristic)
         """The evaluation at the depth limit."""
-        self._heur = heuristic_ref(self.heuristic)
-        self._kernels = compiled.for_game(game)
+        tiered = compiled.searcher(game, compiled.TEMPLATE, self.heuristic)
+        self._heur, self._kernels, self._params = tiered.heuristic, tiered.module, tiered.params
         self._negamax = _root_entry(self._kernels)
         key, self._table = _take_arrays(game, self.config.tt_size if self.config.tt else 1)
         weakref.finalize(self, _give_back, key, self._table)
@@ -321,15 +321,15 @@ class AlphaBeta:
         follow = self.config.tt
         w.cfg[C_ROOT_FIRST] = best[1] if best is not None and follow else -1
         if self._window is not None:
-            return float(run(self.game.params, w, depth, float(self._window[0]), float(self._window[1])))
+            return float(run(self._params, w, depth, float(self._window[0]), float(self._window[1])))
         if not (self.config.aspiration and depth >= ASPIRATION_DEPTH and best is not None
                 and abs(best[0]) < WIN_BOUND):
-            return float(run(self.game.params, w, depth, -INF, INF))
+            return float(run(self._params, w, depth, -INF, INF))
         last = best[0]
         width = max(ASPIRATION_WIDTH, abs(last - iterations[-2].value) if len(iterations) > 1 else 0.0)
         lo, hi = last - width, last + width
         for _ in range(ASPIRATION_TRIES):
-            value = float(run(self.game.params, w, depth, lo, hi))
+            value = float(run(self._params, w, depth, lo, hi))
             if w.stats[ABORTED] or lo < value < hi:
                 return value
             width *= 4.0
@@ -339,7 +339,7 @@ class AlphaBeta:
                 hi = INF if abs(value) >= WIN_BOUND else value + width
                 if follow:
                     w.cfg[C_ROOT_FIRST] = w.pv[0, 0]
-        return float(run(self.game.params, w, depth, -INF, INF))
+        return float(run(self._params, w, depth, -INF, INF))
 
     def _deepen(self, w: NegamaxArrays, max_depth: int, node_budget: int, time: float | None) -> SearchResult:
         """Iterative deepening (or one iteration at ``max_depth``) within the budgets."""

@@ -87,7 +87,8 @@ class BatchedSearch:
         self.game, self.lanes = game, int(lanes)
         self.config = config if config is not None else GuidedConfig()
         """How the search selects (PUCT or Gumbel, noise, temperature), the same for every lane."""
-        self._k = compiled.for_game(game, compiled.GUIDED_TEMPLATE)
+        tiered = compiled.searcher(game, compiled.GUIDED_TEMPLATE, game.heuristic("zero"))  # it evaluates no heuristic
+        self._k, self._params = tiered.module, tiered.params
         self._fixed_nodes = max_nodes is not None
         self._sigma = np.zeros(game.max_moves, np.float64)
         self._has_root = np.zeros(self.lanes, bool)
@@ -185,7 +186,7 @@ class BatchedSearch:
         if s.shape != (self.game.state_size,):
             raise GuidedSearchError(f"a {self.game.name} state is an int64 vector of {self.game.state_size}; "
                                     f"got shape {s.shape}")
-        self._k.set_root_entry(self.game.params, self._g, lane, s)
+        self._k.set_root_entry(self._params, self._g, lane, s)
         if seed is not None:
             self._g.rng[lane] = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
         self._has_root[lane] = True
@@ -208,7 +209,7 @@ class BatchedSearch:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
             raise IllegalActionError(f"lane {lane}: {action!r} is not legal here; legal: "
                                      f"{self.game.describe_actions(legal, state)}")
-        self._k.advance(self.game.params, self._g, int(lane), int(action))
+        self._k.advance(self._params, self._g, int(lane), int(action))
 
     # ---- the step loop --------------------------------------------------------------------------
     def begin(self, sims: int, lanes: Sequence[int] | np.ndarray | None = None) -> None:
@@ -254,7 +255,7 @@ class BatchedSearch:
             raise GuidedSearchError("select before begin(sims)")
         if self._rows > 0:
             raise GuidedSearchError(f"{self._rows} leaves wait for backup(logits, values)")
-        n = int(self._k.select_leaves(self.game.params, self._g, self._active, self._sigma))
+        n = int(self._k.select_leaves(self._params, self._g, self._active, self._sigma))
         self._rows = n
         self._t_select = _time.perf_counter()
         return n
@@ -274,7 +275,7 @@ class BatchedSearch:
             raise EvaluatorError(f"the evaluator's values for {self._batch(n)} have shape {vs.shape}; expected ({n},)")
         lg = np.ascontiguousarray(lg, dtype=np.float64)
         vs = np.ascontiguousarray(vs.reshape(n), dtype=np.float64)
-        bad = int(self._k.backup(self.game.params, self._g, n, lg, vs))
+        bad = int(self._k.backup(self._params, self._g, n, lg, vs))
         if bad >= 0:  # nothing was backed up: the search can go on with a corrected answer
             what = (f"value {float(vs[bad])!r} (a number in [-1, 1] is required)" if not abs(vs[bad]) <= 1.0 else
                     "a NaN or infinite logit for a legal move")

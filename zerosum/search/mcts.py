@@ -30,7 +30,7 @@ from zerosum.search._flags import (
     TREE_SIZE,
 )
 from zerosum.search.alphabeta import check_budget
-from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, resolve_heuristic
 from zerosum.search.heuristics import zero
 from zerosum.search.result import SearchResult, SearchStats
 
@@ -55,8 +55,8 @@ class MCTS:
         needs_heuristic = heuristic is not None or rollout == "greedy" or rollout_depth is not None
         self.heuristic = resolve_heuristic(game, heuristic) if needs_heuristic else Heuristic("zero", zero)
         """The heuristic that scores cut-off rollouts and greedy rollout moves (``zero`` when none is needed)."""
-        self._heur = heuristic_ref(self.heuristic)
-        self._kernels = compiled.for_game(game, compiled.MCTS_TEMPLATE)
+        tiered = compiled.searcher(game, compiled.MCTS_TEMPLATE, self.heuristic)
+        self._heur, self._kernels, self._params = tiered.heuristic, tiered.module, tiered.params
         self.c, self.rollout, self.epsilon = c, rollout, epsilon
         self.rollout_depth = TO_THE_END if rollout_depth is None else int(rollout_depth)
         """Plies a rollout plays before the heuristic scores it (to the end when not given)."""
@@ -82,7 +82,7 @@ class MCTS:
         chunk = cast(int, sims) if time is None else 64  # sims is given when time is not
         while True:
             t.icfg[MC_SIMS] = chunk if sims is None else min(chunk, sims - done)
-            self._kernels.mcts(self._heur, g.params, t)
+            self._kernels.mcts(self._heur, self._params, t)
             if t.stats[OVERLONG]:
                 raise g.length_error("an MCTS rollout")
             t.icfg[MC_SEED] = KEEP_SEED  # later chunks continue the same random sequence

@@ -15,7 +15,7 @@ from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
 from zerosum.search._flags import LEAVES, NODES
-from zerosum.search.functions import HeuristicArg, heuristic_ref, resolve_heuristic
+from zerosum.search.functions import HeuristicArg, resolve_heuristic
 from zerosum.search.result import SearchResult, SearchStats
 
 
@@ -25,11 +25,12 @@ def minimax(game: Game, state: State, depth: int, heuristic: HeuristicArg = None
         raise GameOverError("cannot search a finished game")
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ValueError(f"depth={depth!r}: a positive int is required")
-    h = heuristic_ref(resolve_heuristic(game, heuristic))
+    tiered = compiled.searcher(game, compiled.TEMPLATE, resolve_heuristic(game, heuristic))
+    h = tiered.heuristic
     w = NegamaxArrays.sized(game.initial.shape[0], game.max_moves, game.num_actions, int(depth), h)
     w.stack[0] = state
     t0 = _time.perf_counter()
-    value = compiled.for_game(game).minimax(h, game.params, w, 0, int(depth))
+    value = tiered.module.minimax(h, tiered.params, w, 0, int(depth))
     st = SearchStats(nodes=int(w.stats[NODES]), leaves=int(w.stats[LEAVES]), depth=int(depth),
                      time=_time.perf_counter() - t0)
     line = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])

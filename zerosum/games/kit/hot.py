@@ -16,6 +16,9 @@ Two implementations with the same answers:
   cfuncs compiled from the game's own kernels by the hot template
   (:mod:`zerosum.games.kit._hot_template`, specialised per game): ~0.1 us a call. This is
   what puts a Python loop over the Game API level with OpenSpiel's C++ through pyspiel.
+  Until a game's own copy is compiled, the template's copy for every game serves it (the
+  kernels called by address: :mod:`zerosum.games.kit.tiers`), so a new game's first use
+  does not wait for a compile.
 * numba's entry points of the kernels themselves, where the C module was not built (no C
   compiler) or ``ZEROSUM_NATIVE=0``: ~0.3 us more a call (numba unboxes each array).
 """
@@ -29,8 +32,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from zerosum.games.kit import generic
 from zerosum.games.kit.kernels import I64Array, Kernels, Params, contains
 from zerosum.games.kit.specialize import specialize
+from zerosum.games.kit.tiers import use_generic
 
 _native: ModuleType | None
 try:
@@ -152,7 +157,12 @@ def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int,
     ``fallback``'s generic methods where it cannot itself, if one is given, and copying
     ``initial`` for ``initial_state()``), else entry points."""
     if _native is not None and native_available():
-        m = compiled_rules(kernels)
+        what = f"{getattr(fallback, 'name', 'the game')}'s fast calls"
+        if use_generic(HOT_TEMPLATE, kernels, what):  # the copy for every game, the rules by address
+            m = specialize(HOT_TEMPLATE, generic.HOT_KERNELS)
+            params = generic.generic_params(kernels, params, roles=generic.RULE_ROLES)
+        else:
+            m = compiled_rules(kernels)
         calls: HotCalls = _native.Calls(
             m.native_legal.address, m.native_apply.address, m.native_checked.address, m.native_status.address,
             m.native_player.address, params, state_size, max_moves, num_actions, fallback, initial)

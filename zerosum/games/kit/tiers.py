@@ -1,0 +1,100 @@
+"""Which tier of a compiled template a process runs: a game's own copy, or the copy for every game.
+
+A template (:mod:`zerosum.games.kit.specialize`) compiled with a game's kernels inlined is
+the fastest code, at the price of a compile per game (seconds to a minute, once: the
+disk cache keeps it). Compiled over :mod:`zerosum.games.kit.generic` it serves every
+game, the rules called through their addresses (about 1.6-1.8x slower searches). So:
+
+* ``ZEROSUM_TIER=inline`` always takes (and if need be compiles) the game's own copy;
+* ``ZEROSUM_TIER=generic`` always the copy for every game;
+* ``auto`` (the default) takes the game's own copy when it is compiled already, in this
+  process or in the disk cache, and otherwise the generic one, while a background process
+  (at low priority, one at a time: a lock file in the cache) compiles the game's own copy
+  for the processes that come later (``ZEROSUM_BACKGROUND_COMPILE=0``: none). A process
+  decides once per game and template, so it never switches midway.
+
+The Game API's hot calls (:mod:`zerosum.games.kit.hot`) and the searches
+(:mod:`zerosum.search.compiled`) choose by :func:`use_generic`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from zerosum.games.kit.cache import cache_dir, notice, numba_index_exists
+from zerosum.games.kit.kernels import Kernels
+from zerosum.games.kit.specialize import copy_source, kernels_origin, loaded
+
+TIERS = ("auto", "inline", "generic")
+"""The values of ``ZEROSUM_TIER``: choose (the default), or always one tier."""
+STALE_LOCK = 3600.0
+"""Seconds after which a background compile's lock file is taken for one that died."""
+_CHOSEN: dict[tuple[str, int], tuple[Kernels, bool]] = {}  # (template, id(kernels)) -> (kernels, generic?)
+
+
+def tier() -> str:
+    """The tier ``ZEROSUM_TIER`` asks for (``auto`` when unset); ValueError for another value."""
+    value = os.environ.get("ZEROSUM_TIER", "") or "auto"
+    if value not in TIERS:
+        raise ValueError(f"ZEROSUM_TIER={value!r}: one of {', '.join(TIERS)}")
+    return value
+
+
+def copy_ready(template: Path, kernels: Kernels) -> bool:
+    """Whether the copy of ``template`` for ``kernels`` is compiled: loaded in this process,
+    or in the disk cache."""
+    module_name, attr = kernels_origin(kernels)
+    if loaded(template, module_name, attr):
+        return True
+    return numba_index_exists(cache_dir() / "compiled", copy_source(template, module_name, attr)[0])
+
+
+def compile_in_background(template: Path, kernels: Kernels) -> bool:
+    """Start a process that compiles the copy of ``template`` for ``kernels`` into the disk
+    cache, at low priority, unless a background compile is under way already (one at a
+    time for a cache folder, so that a tournament's workers do not start one each: a lock
+    file, ``compiled/background.compiling``) or ``ZEROSUM_BACKGROUND_COMPILE=0``; True when
+    one was started. A copy left uncompiled is started by a later process."""
+    if os.environ.get("ZEROSUM_BACKGROUND_COMPILE", "1") in ("0", ""):
+        return False
+    module_name, attr = kernels_origin(kernels)
+    lock = cache_dir() / "compiled" / "background.compiling"
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK:
+            lock.unlink()
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except OSError:  # one is at it already, or the cache cannot be written (then compiling there is pointless)
+        return False
+    env = {**os.environ, "ZEROSUM_QUIET": "1", "ZEROSUM_BACKGROUND_COMPILE": "0",
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    subprocess.Popen(
+        [sys.executable, "-m", "zerosum.games.kit.specialize", str(template), module_name, attr, str(lock)],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+    return True
+
+
+def use_generic(template: Path, kernels: Kernels, what: str) -> bool:
+    """Whether this process runs ``template``'s generic copy for the game of ``kernels``
+    (``what`` names the two for the notice that a background compile started)."""
+    chosen = tier()
+    if chosen != "auto":
+        return chosen == "generic"
+    key = (str(template), id(kernels))
+    hit = _CHOSEN.get(key)
+    if hit is None or hit[0] is not kernels:
+        generic = not copy_ready(template, kernels)
+        if generic and compile_in_background(template, kernels):
+            notice(f"background:{template}:{id(kernels)}",
+                   f"{what} runs on the code compiled for every game while its own, faster copy compiles "
+                   "in the background for later runs")
+        hit = _CHOSEN[key] = (kernels, generic)
+    return hit[1]
+
+
+__all__ = ["STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "tier", "use_generic"]
