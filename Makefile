@@ -33,12 +33,21 @@ $(VENV)/.dev: $(BUILD) | $(PY)
 	$(PIP) install -e ".[all]"
 	touch $@ $(VENV)/.core $(VENV)/.train $(VENV)/.docs
 
+# `zerosum warmup` first compiles what the tournament's games use, in one process a core (a
+# warm cache makes it a second's check): the searches' copy for every game and each game's
+# rules, so the tournament's workers load compiled code; each game's own, faster copies then
+# compile in the background, one at a time, for the workers that come later.
 run: $(VENV)/.train
+	$(PY) -m zerosum warmup --tier generic --parts rules,alphabeta,mcts,guided
 	$(PY) -m zerosum tournament --config configs/default.toml
 
-# Two workers (pytest-xdist), one test file each: the suite is mostly numba compiling the
-# games and the search once, cold, and that spreads over the two cores (7 min instead of 12).
+# Two workers (pytest-xdist), one test file each. On a fresh machine most of the suite's
+# time is numba compiling: the tests run the searches on the generic tier (one compiled
+# copy for every game: tests/conftest.py), and `zerosum warmup --tier generic` compiles it
+# and each game's rules first, a process a core, so that no two test files compile the same
+# code (each loads it from the disk cache) and the time does not grow with the games.
 test: $(VENV)/.dev
+	$(PY) -m zerosum warmup --tier generic
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # ruff (rules in pyproject.toml) over the code, tests, benchmarks and the docs build scripts; mypy, strict for
@@ -53,7 +62,7 @@ bench: $(VENV)/.dev
 # The documentation site into site/ (open site/index.html); any warning fails the build.
 # The game pages draw their boards with the envs, so a fresh install compiles the games first.
 docs: $(VENV)/.docs
-	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
+	ZEROSUM_BACKGROUND_COMPILE=0 NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
 
 # numba caches compiled rules next to the sources, and the per-game compiled copies (hot
 # calls, search) in ~/.cache/zerosum/compiled, named by a hash of every source they depend

@@ -1,4 +1,4 @@
-"""The ``zerosum`` command: ``zerosum play | replay | tournament | match | train``.
+"""The ``zerosum`` command: ``zerosum play | replay | tournament | match | train | warmup``.
 
 (The benchmarks run from a checkout with ``make bench``.)
 
@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("zerosum.cli.tournament", "run a tournament between agents and report results and search cost"),
     "match": ("zerosum.cli.match", "is A stronger than B? paired games with a sequential test (SPRT)"),
     "train": ("zerosum.cli.train", "train a learner against search opponents"),
+    "warmup": ("zerosum.cli.warmup", "compile games ahead of time, in parallel, so later runs start at once"),
 }
 
 USAGE = ("usage: zerosum [--import MODULE ...] COMMAND [options]   (zerosum COMMAND --help for its options)\n\n"
