@@ -1,19 +1,26 @@
-"""Shared output for bench scripts: one JSON document plus a short table."""
+"""Shared output for bench scripts: one JSON document plus a short table.
+
+Importing it also makes the benchmark measure each game's own compiled copies of the
+searches (``ZEROSUM_TIER=inline``, compiled first if need be), not the copy shared by every
+game that a process uses until those are compiled (zerosum.games.kit.tiers), unless the
+caller set ``ZEROSUM_TIER`` itself.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 from typing import Any
+
+os.environ.setdefault("ZEROSUM_TIER", "inline")
 
 import numpy as np
 
 
 def machine() -> dict[str, Any]:
     """Where the figures were taken."""
-    import os
-
     return {"python": platform.python_version(), "cpus": os.cpu_count(), "numpy": np.__version__}
 
 
