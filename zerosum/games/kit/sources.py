@@ -44,11 +44,13 @@ def imported_modules(module_name: str, source: str) -> list[str]:
     constants), the module that defines them is found."""
     module = sys.modules.get(module_name)
     package = getattr(module, "__package__", None) or module_name.rpartition(".")[0]
-    return [n for n in _imports(package, source) if n in sys.modules]
+    return [n for n in import_names(package, source) if n in sys.modules]
 
 
 @functools.lru_cache(maxsize=512)
-def _imports(package: str, source: str) -> tuple[str, ...]:
+def import_names(package: str, source: str) -> tuple[str, ...]:
+    """The modules ``source`` (of ``package``) imports when it is run, relative imports resolved
+    (imports inside functions left out)."""
     names: list[str] = []
     todo: list[ast.AST] = [ast.parse(source)]
     while todo:
@@ -93,4 +95,4 @@ def reachable_sources(roots: list[str]) -> dict[str, str]:
     return {k: v for k, v in seen.items() if v}
 
 
-__all__ = ["imported_modules", "reachable_sources"]
+__all__ = ["import_names", "imported_modules", "reachable_sources"]

@@ -47,7 +47,7 @@ import numba
 
 from zerosum.games.kit.errors import KernelError
 from zerosum.games.kit.kernels import Kernels
-from zerosum.games.kit.sources import _imports, reachable_sources
+from zerosum.games.kit.sources import import_names, reachable_sources
 
 RULES_LINE = "from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites"
 _LOADED: dict[tuple[str, str, str], pytypes.ModuleType] = {}
@@ -80,7 +80,7 @@ def _template_imports(source: str) -> list[str]:
     """The zerosum modules a template imports (imported now if need be: the copy will), the
     placeholder rules aside."""
     names = []
-    for name in _imports("", source):
+    for name in import_names("", source):
         if name.split(".")[0] != "zerosum" or name == "zerosum.games.kit.placeholder":
             continue
         try:
