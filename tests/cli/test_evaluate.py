@@ -52,3 +52,11 @@ def test_bad_input_is_one_line_and_exit_code_2(capsys, args, message):
     assert evaluate_main(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.startswith("zerosum evaluate:")
+
+
+def test_the_ladder_module_doctest():
+    import doctest
+
+    from zerosum.evaluation import ladder
+
+    assert doctest.testmod(ladder).failed == 0

@@ -112,3 +112,11 @@ def test_ladder_games_count_the_labels_given_from_the_cache():
     assert first.kept == cached.hits - again.kept and again.kept == len(again) == len(first) > 0
     plain = ladder_games(g, net, Labeller(g, 9), 4, ["alphabeta(depth=9)"], seed=3)
     assert plain.kept == 0 and len(plain) == len(first)
+
+
+def test_the_labels_module_doctests():
+    import doctest
+
+    from zerosum.training.alphazero import labels
+
+    assert doctest.testmod(labels).failed == 0

@@ -66,3 +66,11 @@ def test_resuming_a_run_whose_state_is_too_new_writes_nothing(tmp_path):
     with pytest.raises(TrainingSetupError, match="a newer zerosum wrote it"):
         train_alphazero(cfg, resume=True)
     assert {p.name: p.stat().st_mtime_ns for p in run.iterdir()} == before
+
+
+def test_the_config_module_shows_the_groups_and_the_flat_names():
+    import doctest
+
+    from zerosum.training.alphazero import config
+
+    assert doctest.testmod(config).failed == 0

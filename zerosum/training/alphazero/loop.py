@@ -92,6 +92,9 @@ def check_setup(cfg: AlphaZeroConfig, game: Game) -> Dataset | None:
             raise TrainingSetupError(str(exc)) from None
     if not cfg.teacher.files:
         return None
+    from zerosum.agents.checkpoints import require_train_extra
+
+    require_train_extra()  # a run's state.pt is read with torch
     try:
         return read_labels(cfg.teacher.files, game)
     except DatasetError as exc:
