@@ -53,11 +53,13 @@ test: $(VENV)/.dev
 # ruff (rules in pyproject.toml) over the code, tests, benchmarks and the docs build scripts; mypy, strict for
 # zerosum.games and zerosum.search (pyproject.toml). Both come with the dev extra.
 lint: $(VENV)/.dev
-	$(PY) -m ruff check zerosum tests bench docs
+	$(PY) -m ruff check zerosum tests bench experiments docs
 	$(PY) -m mypy
 
+# Every script in bench/ at quick settings (about 20 minutes); FULL=1: their own settings, and the
+# comparisons with earlier builds of zerosum (hours). The studies of docs/experiments.md are in experiments/.
 bench: $(VENV)/.dev
-	$(PY) bench/run_all.py
+	$(PY) bench/run_all.py $(if $(FULL),--full)
 
 # The documentation site into site/ (open site/index.html); any warning fails the build.
 # The game pages draw their boards with the envs, so a fresh install compiles the games first.

@@ -2,7 +2,7 @@
 
     python bench/alphazero.py [--recipes az_tictactoe,az_connect_four,az_pentago] [--games 64]
 
-For each recipe, one :class:`~zerosum.training.selfplay.SelfPlayWorker` (one process, one
+For each recipe, one :class:`~zerosum.training.alphazero.SelfPlayWorker` (one process, one
 torch thread: what one self-play process of a run does) with the recipe's network (freshly
 initialised: its weights do not change the cost), search rule, simulations, lanes and
 playout cap plays ``games`` games after a warm-up of a few games (numba's compilation,
@@ -35,20 +35,22 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    from zerosum.training.selfplay import SelfPlayWorker
+    from zerosum.training.alphazero import SelfPlayWorker
+    from zerosum.training.alphazero.data import PlayJob, WorkerSpec
 
     rows = []
     heads = []
     for name in args.recipes.split(","):
         cfg = az_recipe(name)
-        games = args.games or cfg.games_per_iteration
-        worker = SelfPlayWorker(cfg.game, dict(cfg.variant), dict(cfg.net), cfg.search_options(), seed=0)
-        worker.play(None, min(8, cfg.lanes))  # warm-up: compilation, first calls
-        played = worker.play(None, games)
+        sp = cfg.selfplay
+        games = args.games or sp.games_per_iteration
+        worker = SelfPlayWorker(WorkerSpec(cfg.game, dict(cfg.variant), dict(cfg.net), sp, seed=0))
+        worker.run(PlayJob(None, min(8, sp.lanes)))  # warm-up: compilation, first calls
+        played = worker.run(PlayJob(None, games))
         per_hour = played.games / played.seconds * 3600
         sims = played.simulations / played.seconds
-        rows.append({"recipe": name, "game": cfg.game, "rule": cfg.rule, "sims": cfg.sims, "lanes": cfg.lanes,
-                     "full_search_prob": cfg.full_search_prob, "games": played.games,
+        rows.append({"recipe": name, "game": cfg.game, "rule": sp.rule, "sims": sp.sims, "lanes": sp.lanes,
+                     "full_search_prob": sp.full_search_prob, "games": played.games,
                      "seconds": round(played.seconds, 2), "games_per_hour": round(per_hour),
                      "sims_per_s": round(sims), "moves_per_s": round(played.moves / played.seconds),
                      "recorded_per_game": round(len(played) / played.games, 1),

@@ -2,7 +2,7 @@
 
     python bench/labeller.py [--positions 400] [--depth 8] [--game connect_four]
 
-Labels ``positions`` positions with :func:`zerosum.training.labeller.generate` (random
+Labels ``positions`` positions with :func:`zerosum.training.alphazero.labels.generate` (random
 openings of 0-4 plies, then moves drawn from each label's policy, 10% random), in one
 process, after a warm-up of 20 positions (numba's compilation, the table's first pages).
 One process is one core, so positions per CPU-second x 3600 is the figure per core-hour
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import emit, headline
 
 from zerosum.games import make_game
-from zerosum.training.labeller import Labeller, generate
+from zerosum.training.alphazero.labels import Labeller, generate
 
 TARGET = 500_000
 

@@ -3,7 +3,7 @@
     python bench/learner_steps.py [--recipes az_connect_four,az_pentago] [--threads 1,2] [--steps 200]
                                   [--devices cpu,cuda]
 
-For each recipe, a :class:`~zerosum.training.learner.Learner` with the recipe's network (freshly
+For each recipe, a :class:`~zerosum.training.alphazero.Learner` with the recipe's network (freshly
 initialised), batch size and symmetries takes ``steps`` minibatch steps (after 20 to warm up)
 on a buffer of random positions (what the positions hold does not change the cost), once per
 thread count. This is what ``--learner-threads`` buys where the workers wait (the steps on
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _report import emit
 
-from zerosum.training.alphazero import AZ_RECIPES, Learner, ReplayBuffer, _build_net, _resolve, az_recipe
-from zerosum.training.selfplay import Games
+from zerosum.games import make_game
+from zerosum.training.alphazero import AZ_RECIPES, Games, Learner, ReplayBuffer, az_recipe, build_net
 
 
 def main() -> None:
@@ -65,7 +65,7 @@ def main() -> None:
     rows = []
     for name in names:
         cfg = az_recipe(name)
-        game = _resolve(cfg)
+        game = make_game(cfg.game, **cfg.variant)
         rng = np.random.default_rng(0)
         n = 4096
         obs = rng.integers(0, 2, (n, *game.observation_shape)).astype(np.int8)
@@ -77,7 +77,7 @@ def main() -> None:
         for device in devices:
             for t in threads:
                 torch.manual_seed(0)
-                learner = Learner(game, az_recipe(name, device=device), _build_net(game, cfg.net))
+                learner = Learner(game, az_recipe(name, device=device), build_net(game, cfg.net))
                 torch.set_num_threads(t)
                 learner.train(buffer, 20, rng)
                 start = time.perf_counter()
@@ -85,8 +85,9 @@ def main() -> None:
                 ms = (time.perf_counter() - start) / args.steps * 1000
                 base = base or ms
                 rows.append({"recipe": name, "net": " ".join(f"{k}={v}" for k, v in cfg.net.items()),
-                             "batch": cfg.batch_size, "device": device, "threads": t, "ms_per_step": round(ms, 2),
-                             "speedup": round(base / ms, 2), "load": round(os.getloadavg()[0], 2)})
+                             "batch": cfg.learner.batch_size, "device": device, "threads": t,
+                             "ms_per_step": round(ms, 2), "speedup": round(base / ms, 2),
+                             "load": round(os.getloadavg()[0], 2)})
     emit("learner_steps", rows, ["recipe", "net", "batch", "device", "threads", "ms_per_step", "speedup", "load"])
 
 

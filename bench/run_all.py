@@ -5,7 +5,10 @@ may carry a ``headline`` list of {what, ours, peer, ratio, target} entries; thos
 gathered into the summary table at the top of the Markdown file, the rest follows per
 script. Scripts that are missing (a game not landed) are listed as skipped.
 
-    python bench/run_all.py [--out bench/out] [--only search,env_throughput]
+    python bench/run_all.py [--out bench/out] [--only search,env_throughput] [--full]
+
+``make bench`` runs the quick settings; ``make bench FULL=1`` (``--full``) each script's own
+defaults, and the comparisons with earlier builds of zerosum.
 """
 
 from __future__ import annotations
@@ -19,19 +22,34 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-# (script, arguments, time limit in seconds): quick settings keep the whole run under 15 minutes
-SCRIPTS: list[tuple[str, list[str], int]] = [
-    ("env_throughput.py", ["--seconds", "3"], 120),
-    ("search.py", ["--repeat", "10"], 300),
-    ("game_api.py", ["--games", "300"], 300),
-    ("pentago.py", ["--quick"], 300),
-    ("nine_mens_morris.py", ["--quick"], 300),
-    ("halma.py", ["--quick"], 300),
-    ("tournament.py", ["--quick"], 300),
-    ("evaluate.py", ["--games", "1000", "--repeats", "2"], 300),
-    ("training.py", ["speed", "--steps", "20000"], 300),
-    ("training.py", ["pentago_speed", "--steps", "4000"], 300),
+# (script, quick arguments, full arguments, time limit of the full run in seconds); quick settings keep
+# `make bench` under about 20 minutes, and a script whose quick arguments are None runs with FULL=1 only
+# (it builds an earlier zerosum from the repository's history first). A quick run gets a third of the limit.
+SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
+    ("env_throughput.py", ["--seconds", "3"], [], 360),
+    ("search.py", ["--repeat", "10"], [], 900),
+    ("game_api.py", ["--games", "300"], [], 900),
+    ("pentago.py", ["--quick"], [], 900),
+    ("nine_mens_morris.py", ["--quick"], [], 900),
+    ("halma.py", ["--quick"], [], 900),
+    ("connect_four_kernels.py", ["--reps", "5"], [], 600),
+    ("cold_compile.py", [], [], 900),
+    ("tournament.py", ["--quick"], [], 900),
+    ("evaluate.py", ["--games", "1000", "--repeats", "2"], [], 900),
+    ("vector.py", ["--quick"], [], 900),
+    ("guided.py", ["--quick"], [], 900),
+    ("nets.py", ["--seconds", "1", "--rounds", "1", "--puct-sims", "50"], [], 900),
+    ("labeller.py", ["--positions", "100"], [], 900),
+    ("learner_steps.py", ["--recipes", "az_connect_four", "--steps", "50"], [], 900),
+    ("alphazero.py", ["--recipes", "az_tictactoe,az_connect_four", "--games", "16"], [], 1800),
+    ("training.py", ["speed", "--steps", "20000"], ["speed"], 900),
+    ("training.py", ["pentago_speed", "--steps", "4000"], ["pentago_speed"], 900),
+    ("training.py", ["opponent_search", "--positions", "50"], ["opponent_search"], 900),
+    ("training.py", None, ["opponent_cost", "--steps", "3000", "--repeat", "3"], 1800),
+    ("vs_previous.py", None, [], 1800),
+    ("vs_release.py", None, [], 3600),
 ]
+"""Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 
 
 def first_json(text: str) -> dict[str, Any]:
@@ -103,12 +121,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(HERE / "out"))
     ap.add_argument("--only", default="", help="comma-separated script names (without .py)")
+    ap.add_argument("--full", action="store_true", help="each script's full settings, and the long ones")
     args = ap.parse_args()
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     results = []
-    for script, script_args, limit in SCRIPTS:
-        if only and script[:-3] not in only:
+    for script, quick, full, limit in SCRIPTS:
+        if (only and script[:-3] not in only) or (quick is None and not args.full):
             continue
+        script_args, limit = (full, limit) if args.full or quick is None else (quick, limit // 3)
         print(f"running {script} ...", flush=True)
         results.append(run(script, script_args, limit))
         print(f"  {results[-1]['status']}", flush=True)

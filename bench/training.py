@@ -1,37 +1,22 @@
-"""Training strength and speed: the figures of issues 8 and 18.
+"""Training speed: a learner's steps per second against search opponents (issues 8 and 18).
 
-    python bench/training.py targets --game tictactoe --checkpoint DIR/best.zip [DIR2/best.zip ...]
-        issue 18's measures of trained checkpoints with zerosum.evaluate: tic-tac-toe, losses
-        of 2,000 games against random (1,000 per seat) from the empty board and after one
-        random ply, and of 400 against alphabeta(depth=9); Connect Four, the score against
-        random per seat (500 games each) and against alphabeta(depth=1, 2, 4) (50 per seat)
-    python bench/training.py ablation --recipe tictactoe --seeds 0 1 2 [--variants recipe no_opening ...]
-        train the recipe and its variants each without one ingredient (see ABLATIONS), per
-        seed, and measure best.zip and model.zip as `targets` does
+    python bench/training.py speed [--steps 30000]
+        training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
+    python bench/training.py pentago_speed [--steps 5000]
+        training steps/s of Pentago against alphabeta(depth=2), depth 1 and random
     python bench/training.py opponent_cost [--steps 4000]
         a learner stepping random moves through SingleAgentEnv against fresh and reused
         alphabeta(depth=2) on Pentago (and depth 9 on tic-tac-toe): steps/s (wall and CPU),
         the fresh opponent's overhead, the opponent's search time per step (what bounds the
         rate), and the same loop under zerosum 0.1.0 in the same run (--no-release skips it)
-    python bench/training.py tictactoe [--seeds 0 1 2] [--games 500]
-        the `tictactoe` recipe: wall and CPU time, training steps/s, then 500 deterministic
-        games per seat against random
     python bench/training.py opponent_search [--positions 150] [--seed 1]
         Pentago alphabeta(depth=2) against one plain iteration of it (iterative deepening,
         aspiration and PVS off), on the same random positions and seeds: equal values and
         moves, nodes and time per search
-    python bench/training.py speed [--steps 30000]
-        training steps/s of tic-tac-toe against random (recipe settings), and the wrapper alone
-    python bench/training.py pentago [--minutes 60] [--games 50] [--eval-every 200000]
-        the `pentago` recipe for a time budget, with the score curve against alphabeta(depth=1)
-        and alphabeta(depth=2) per seat (the README's 1-hour run)
-    python bench/training.py ablation --recipe pentago --budget 6 [--variants ...]
-        the pentago recipe and its variants, each for the same training time
-    python bench/training.py pentago_speed [--steps 5000]
-        training steps/s of Pentago against alphabeta(depth=2)
 
 Each case prints one JSON line and a table. The machine is shared: CPU seconds of this
-process (torch runs on one thread) are printed next to wall time.
+process (torch runs on one thread) are printed next to wall time. A trained network's strength
+is scored by ``zerosum evaluate`` (docs/results/).
 """
 
 from __future__ import annotations
@@ -45,141 +30,8 @@ import numpy as np
 from _report import emit, headline
 
 
-def play_vs(checkpoint: Any, opponent: str, game_name: str, games: int, seed: int) -> list[dict[str, Any]]:
-    """The checkpoint (deterministic, masked) against ``opponent`` in both seats."""
-    import zerosum
-
-    report = zerosum.evaluate(f"ppo(path={checkpoint})", game_name, [opponent], games=2 * games, seed=seed)
-    r = report.results[0]
-    return [{"opponent": opponent, "seat": seat, "games": rec.games, "wins": rec.wins, "draws": rec.draws,
-             "losses": rec.losses, "score": rec.score} for seat, rec in enumerate((r.first, r.second))]
-
-
-def case_tictactoe(args: argparse.Namespace) -> None:
-    from zerosum.training.recipes import recipe
-    from zerosum.training.train import train
-
-    rows = []
-    for seed in args.seeds:
-        # the recipe as it is: its exploiter plays into the lines its periodic walks find lost
-        cfg = recipe("tictactoe", seed=seed, out=f"{args.out}/tictactoe_seed{seed}",
-                     **({"steps": args.steps} if args.steps else {}))
-        cpu0, t0 = time.process_time(), time.perf_counter()
-        res = train(cfg, overwrite=True)
-        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        for r in play_vs(res.checkpoint, "random", "tictactoe", args.games, seed=1000 + seed):
-            rows.append({"seed": seed, "steps": res.steps, "train_s": round(res.seconds, 1), "wall_s": round(wall, 1),
-                         "cpu_s": round(cpu, 1), "steps_per_s": round(res.steps_per_second), "seat": r["seat"],
-                         "games": r["games"], "won": r["wins"], "drawn": r["draws"], "lost": r["losses"]})
-    emit("training_tictactoe_vs_random", rows,
-         ["seed", "steps", "train_s", "wall_s", "cpu_s", "steps_per_s", "seat", "games", "won", "drawn", "lost"],
-         {"recipe": recipe("tictactoe").hyperparameters(), "opponents": recipe("tictactoe").opponent})
-
-
-TARGETS: dict[str, list[tuple[str, str, int, int]]] = {  # game -> (label, opponent, games, opening plies)
-    "tictactoe": [("random", "random", 2000, 0), ("random_1ply", "random", 2000, 1),
-                  ("alphabeta9", "alphabeta(depth=9)", 400, 0)],
-    "connect_four": [("random", "random", 1000, 0), ("alphabeta1", "alphabeta(depth=1)", 100, 0),
-                     ("alphabeta2", "alphabeta(depth=2)", 100, 0), ("alphabeta4", "alphabeta(depth=4)", 100, 0)],
-    "pentago": [("random", "random", 200, 0), ("alphabeta1", "alphabeta(depth=1)", 100, 0),
-                ("alphabeta2", "alphabeta(depth=2)", 100, 0)],
-}
-# recipe -> variant -> what the variant changes (the recipe without one ingredient)
-ABLATIONS: dict[str, dict[str, dict[str, Any]]] = {
-    "tictactoe": {
-        "recipe": {},
-        "no_exploiter": {"exploiter": 0.0},
-        "no_opening": {"random_opening": 0.0},
-        "random_only": {"opponent": "random", "opponent_weights": None},
-        "no_noisy": {"opponent": ["random", "solved"], "opponent_weights": [0.6, 0.4]},
-        "constant_lr": {"lr_schedule": "constant"},
-    },
-    "connect_four": {
-        "recipe": {},
-        "random_only": {"opponent": "random", "opponent_weights": None},
-    },
-}
-
-
 PLAIN_DEPTH2 = "alphabeta(depth=2, iterative=off, aspiration=off, pvs=off)"  # one iteration, full windows
-
-
-def pentago_ablations() -> dict[str, dict[str, Any]]:
-    """The pentago recipe's variants, each without one ingredient; run them for one time budget
-    (--budget), since the ingredients buy steps as well as games."""
-    from zerosum.training.recipes import RECIPES
-
-    return {
-        "recipe": {},
-        "no_symmetry": {"symmetry": False},
-        "no_priority": {"opponent_priority": None},  # the ladder drawn uniformly
-        "old_mixture": {"opponent_priority": None, "opponent_weights": [0.1, 0.4, 0.25, 0.25],
-                        "opponent": ["random", "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.3)",
-                                     "alphabeta(depth=2)"]},  # the earlier recipe's mixture
-        "plain_depth2": {"opponent": [o.replace("alphabeta(depth=2)", PLAIN_DEPTH2)
-                                      for o in RECIPES["pentago"]["opponent"]]},
-    }
-
-
-def measure(checkpoint: Any, game: str, seed: int = 12345) -> dict[str, Any]:
-    """The issue's measures of one checkpoint (deterministic policy) with zerosum.evaluate."""
-    import zerosum
-
-    out: dict[str, Any] = {}
-    for label, opponent, games, plies in TARGETS[game]:
-        r = zerosum.evaluate(f"ppo(path={checkpoint})", game, [opponent], games=games, seed=seed,
-                             opening_plies=plies).results[0]
-        games = r.first.games + r.second.games
-        out[label] = {"losses": r.first.losses + r.second.losses,
-                      "score": round((r.first.score * r.first.games + r.second.score * r.second.games) / games, 4),
-                      "seat0": round(r.first.score, 4), "seat1": round(r.second.score, 4)}
-    return out
-
-
-def _flat(m: dict[str, Any], game: str) -> dict[str, Any]:
-    if game == "tictactoe":
-        return {f"lost_{k}": v["losses"] for k, v in m.items()}
-    return {f"{k}_{s}": v[s] for k, v in m.items() for s in ("seat0", "seat1")}
-
-
-def case_targets(args: argparse.Namespace) -> None:
-    rows = []
-    for ck in args.checkpoint:
-        t0 = time.perf_counter()
-        m = measure(ck, args.game)
-        rows.append({"checkpoint": ck, **_flat(m, args.game), "eval_s": round(time.perf_counter() - t0, 1)})
-    emit(f"training_targets_{args.game}", rows, list(rows[0]), {"targets": TARGETS[args.game]})
-
-
-def case_ablation(args: argparse.Namespace) -> None:
-    from zerosum.training.recipes import recipe
-    from zerosum.training.train import train
-
-    table = pentago_ablations() if args.recipe == "pentago" else ABLATIONS[args.recipe]
-    variants = args.variants or list(table)
-    game = recipe(args.recipe).game
-    rows = []
-    for variant in variants:
-        for seed in args.seeds:
-            over = dict(table[variant])
-            if args.steps:
-                over["steps"] = args.steps
-            if args.budget:
-                over.update(max_seconds=args.budget * 60, steps=10**9)
-            cfg = recipe(args.recipe, seed=seed, out=f"{args.out}/{args.recipe}_{variant}_seed{seed}", **over)
-            cpu0, t0 = time.process_time(), time.perf_counter()
-            res = train(cfg, overwrite=True)
-            wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-            best = res.metadata.get("best", {})
-            for which in ("best", "model"):
-                path = res.checkpoint.with_name(f"{which}.zip")
-                if path.exists():
-                    rows.append({"variant": variant, "seed": seed, "checkpoint": which,
-                                 "picked_at": best.get("steps") if which == "best" else res.steps,
-                                 "wall_s": round(wall), "cpu_s": round(cpu), **_flat(measure(path, game), game)})
-                    print(rows[-1], flush=True)
-    emit(f"training_ablation_{args.recipe}", rows, list(rows[0]),
-         {"variants": {v: table[v] for v in variants}})
+"""One plain iteration of the Pentago opponent: what opponent_search compares the default with."""
 
 
 class _Walker:
@@ -381,22 +233,6 @@ def case_speed(args: argparse.Namespace) -> None:
                                 ">= 2 k (aim)")]})
 
 
-def case_pentago(args: argparse.Namespace) -> None:
-    from zerosum.training.recipes import recipe
-    from zerosum.training.train import train
-
-    cfg = recipe("pentago", max_seconds=args.minutes * 60, steps=10**9, out=f"{args.out}/pentago",
-                 eval_every=args.eval_every, eval_games=args.games, verbose=1, seed=args.seed, log_every=60)
-    cpu0 = time.process_time()
-    res = train(cfg, overwrite=True)
-    rows = [{k: r[k] for k in ("steps", "seconds", "opponent", "seat", "games", "wins", "draws", "losses", "score")}
-            for r in res.eval_rows]
-    emit("training_pentago", rows, ["steps", "seconds", "opponent", "seat", "games", "wins", "draws",
-                                                  "losses", "score"],
-         {"steps": res.steps, "train_seconds": res.seconds, "steps_per_second": res.steps_per_second,
-          "cpu_seconds": time.process_time() - cpu0, "checkpoint": str(res.checkpoint)})
-
-
 def case_pentago_speed(args: argparse.Namespace) -> None:
     from zerosum.training.recipes import recipe
     from zerosum.training.train import train
@@ -416,36 +252,21 @@ def case_pentago_speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("case", choices=["targets", "ablation", "opponent_cost", "tictactoe", "speed", "pentago",
-                                     "pentago_speed", "opponent_search", "_stepping"])
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0])
-    ap.add_argument("--game", default="tictactoe", choices=sorted(TARGETS))
-    ap.add_argument("--checkpoint", nargs="+", default=[])
-    ap.add_argument("--recipe", default="tictactoe", choices=sorted([*ABLATIONS, "pentago"]))
-    ap.add_argument("--variants", nargs="+", default=None)
+    ap.add_argument("case", choices=["speed", "pentago_speed", "opponent_cost", "opponent_search", "_stepping"])
     ap.add_argument("--build-dir", default=None, help="opponent_cost: where 0.1.0 is built (kept between runs)")
     ap.add_argument("--no-release", action="store_true", help="opponent_cost: skip zerosum 0.1.0")
     ap.add_argument("--repeat", type=int, default=1, help="opponent_cost: measure each pair this many times")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--positions", type=int, default=150, help="opponent_search: random Pentago positions")
-    ap.add_argument("--games", type=int, default=None, help="evaluation games per seat")
     ap.add_argument("--steps", type=int, default=None)
-    ap.add_argument("--minutes", type=float, default=30.0, help="pentago: the training budget")
-    ap.add_argument("--budget", type=float, default=None, help="ablation: minutes of training per run")
-    ap.add_argument("--eval-every", type=int, default=100_000)
-    ap.add_argument("--out", default="bench/out")
     args = ap.parse_args()
     import torch
 
     torch.set_num_threads(1)
-    if args.games is None:
-        args.games = 500 if args.case == "tictactoe" else 50
-    if args.steps is None and args.case in ("speed", "pentago_speed", "opponent_cost", "_stepping"):
+    if args.steps is None:
         args.steps = {"speed": 30_000, "pentago_speed": 5_000}.get(args.case, 4_000)
-    {"targets": case_targets, "ablation": case_ablation, "opponent_cost": case_opponent_cost,
-     "tictactoe": case_tictactoe, "speed": case_speed, "pentago": case_pentago,
-     "pentago_speed": case_pentago_speed, "opponent_search": case_opponent_search,
-     "_stepping": case_stepping_json}[args.case](args)
+    {"opponent_cost": case_opponent_cost, "speed": case_speed, "pentago_speed": case_pentago_speed,
+     "opponent_search": case_opponent_search, "_stepping": case_stepping_json}[args.case](args)
 
 
 if __name__ == "__main__":

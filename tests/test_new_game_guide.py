@@ -1,4 +1,5 @@
-"""docs/new-game.md cannot rot: its code is extracted, built into a package and checked here.
+"""docs/new-game.md cannot rot: its code is extracted, built into a package and checked here (the guide
+is three pages, GUIDE, read in order as one).
 
 Blocks marked ```python file=PATH are written to PATH under a temporary directory put on
 sys.path (the game's package and its tests); plain ```python blocks are run in order in one
@@ -22,7 +23,9 @@ import pytest
 from zerosum.games import ENVS, GAMES, make_game
 from zerosum.testing import check_game, check_heuristic
 
-GUIDE = Path(__file__).resolve().parents[1] / "docs" / "new-game.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+GUIDE = [DOCS / "new-game.md", DOCS / "new-game-env.md", DOCS / "new-game-beyond.md"]
+"""The guide's pages, in reading order."""
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
@@ -39,7 +42,7 @@ def guide_blocks() -> list[Block]:
     """The fenced blocks of the guide, in order."""
     return [Block(m[1], dict(o.split("=", 1) for o in m[2].split() if "=" in o) | {o: "" for o in m[2].split()
                                                                                   if "=" not in o}, m[3])
-            for m in FENCE.finditer(GUIDE.read_text())]
+            for page in GUIDE for m in FENCE.finditer(page.read_text())]
 
 
 def snippets(extra: str | None) -> list[tuple[str, str | None]]:
@@ -116,7 +119,7 @@ def test_the_guides_own_tests_pass(package):
 def _run(code: str, namespace: dict) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, str(GUIDE), "exec"), namespace)  # noqa: S102 - the guide's own code
+        exec(compile(code, str(GUIDE[0]), "exec"), namespace)  # noqa: S102 - the guide's own code
     return out.getvalue()
 
 

@@ -19,7 +19,9 @@ def test_the_zoo_ships_networks_of_at_most_5_mb_with_their_command_and_scores():
         assert (ZOO / f"{name}.pt").stat().st_size <= 5 * 2**20
         _, meta = load_network(f"zoo:{name}")
         assert meta["command"].startswith("zerosum train --algo alphazero")
-        assert meta["measured"]["rows"] and meta["measured"]["command"]
+        assert meta["measured"]["rows"] and meta["measured"]["command"].startswith("zerosum evaluate ")
+        for command in (meta["command"], meta["measured"]["command"]):  # product commands, no scripts
+            assert "python " not in command and "bench/" not in command, command
 
 
 @pytest.mark.parametrize("name", zoo_names())

@@ -19,7 +19,7 @@ pytest.importorskip("torch")
 
 from zerosum.games import make_game
 from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe, fits
-from zerosum.training.selfplay import Games
+from zerosum.training.alphazero import Games
 
 # a run of a few seconds: 2 iterations of 8 tic-tac-toe games at 8 simulations
 TINY = ["--net", "kind=mlp", "hidden=32,32", "--sims", "8", "--games-per-iteration", "8", "--train-steps", "5",

@@ -12,7 +12,7 @@ import pytest
 
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
-from zerosum.training.selfplay import Games
+from zerosum.training.alphazero import Games
 
 pytest.importorskip("torch")
 
@@ -91,7 +91,7 @@ def test_final_fresh_trains_the_runs_initial_weights_on_the_whole_buffer_on_the_
                           eval_every=1, eval_games=2, eval_opponents=["random"], tensorboard=False, seed=5,
                           out=str(tmp_path / "run"))
     torch.manual_seed(5)
-    initial = {k: v.clone() for k, v in alphazero._build_net(make_game("connect_four"), cfg.net).state_dict().items()}
+    initial = {k: v.clone() for k, v in alphazero.build_net(make_game("connect_four"), cfg.net).state_dict().items()}
     seen = []
     plain = Learner.anneal
 

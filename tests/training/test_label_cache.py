@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 
 from zerosum.games import make_game
-from zerosum.training.label_cache import LabelCache, ladder_cache_size
-from zerosum.training.labeller import Labeller, ladder
-from zerosum.training.selfplay import ladder_labeller
+from zerosum.training.alphazero.labels import LabelCache, Labeller, ladder, ladder_cache_size, ladder_labeller
 
 
 class Counting:
@@ -104,7 +102,7 @@ def test_ladder_games_count_the_labels_given_from_the_cache():
     gets every label from the cache; a plain labeller gives none."""
     pytest.importorskip("torch")
     from zerosum.nets import NetConfig, build_network
-    from zerosum.training.selfplay import ladder_games
+    from zerosum.training.alphazero.labels import ladder_games
 
     g = make_game("tictactoe")
     net = build_network(g, NetConfig.from_dict({"kind": "mlp", "hidden": [16]}))
@@ -114,3 +112,11 @@ def test_ladder_games_count_the_labels_given_from_the_cache():
     assert first.kept == cached.hits - again.kept and again.kept == len(again) == len(first) > 0
     plain = ladder_games(g, net, Labeller(g, 9), 4, ["alphabeta(depth=9)"], seed=3)
     assert plain.kept == 0 and len(plain) == len(first)
+
+
+def test_the_labels_module_doctests():
+    import doctest
+
+    from zerosum.training.alphazero import labels
+
+    assert doctest.testmod(labels).failed == 0

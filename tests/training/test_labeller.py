@@ -7,9 +7,8 @@ import pytest
 
 from zerosum.games import make_game
 from zerosum.search import WIN_BOUND, alphabeta, minimax
-from zerosum.training.labeller import (
-    DatasetError, Labeller, generate, label_dataset, load_dataset, save_dataset,
-)
+from zerosum.training.alphazero import DatasetError, Labeller, label_dataset, load_dataset, save_dataset
+from zerosum.training.alphazero.labels import generate
 
 
 def test_tictactoe_start_is_a_draw_and_the_policy_is_a_distribution_over_legal_moves():
@@ -121,7 +120,7 @@ def test_quiescence_labels_follow_forcing_moves_as_the_engine_does():
 
 def test_ladder_labels_every_position_of_games_against_the_opponents():
     """The learner plays its argmax; every position of both sides is labelled; W/D/L add up."""
-    from zerosum.training.labeller import ladder
+    from zerosum.training.alphazero.labels import ladder
 
     g = make_game("tictactoe")
     lab = Labeller(g, depth=9)

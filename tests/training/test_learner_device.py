@@ -14,7 +14,7 @@ import pytest
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
 from zerosum.training.config import TrainConfig
-from zerosum.training.selfplay import Games
+from zerosum.training.alphazero import Games
 
 torch = pytest.importorskip("torch")
 
@@ -71,7 +71,7 @@ def test_a_device_not_allowed_is_refused_by_both_kinds_of_run():
             AlphaZeroConfig(device=bad)
         with pytest.raises(ValueError, match="is not allowed: 'cpu', 'cuda' or 'cuda:N'"):
             TrainConfig(device=bad)
-    assert AlphaZeroConfig(device="cuda:1").device == "cuda:1"
+    assert AlphaZeroConfig(device="cuda:1").learner.device == "cuda:1"
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a GPU")

@@ -96,34 +96,6 @@ def sample_rows(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-class WrapperAgent(Agent):
-    """An agent that plays through another, ``inner`` (an agent or a spec), sharing its
-    generator: seeding, resetting and preparing reach both."""
-
-    def __init__(self, inner: str | Agent, rng: Rng = None) -> None:
-        from zerosum.agents.spec import make_agent  # spec.py imports this module
-
-        super().__init__(rng)
-        self.inner = make_agent(inner, rng=self.rng)
-
-    def seed(self, rng: Rng) -> None:
-        """Replace the generator here and in the inner agent (they share it)."""
-        super().seed(rng)
-        self.inner.seed(self.rng)
-
-    def reset(self) -> None:
-        """Forget the last game, here and in the inner agent."""
-        super().reset()
-        self.inner.reset()
-
-    def prepare(self, game: Game) -> None:
-        """Check that the inner agent can play ``game``."""
-        self.inner.prepare(game)
-
-    def __repr__(self) -> str:
-        return self.name
-
-
 class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
 

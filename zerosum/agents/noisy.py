@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from zerosum.agents.base import Agent, Rng, WrapperAgent
+from zerosum.agents.base import Agent, Rng
+from zerosum.agents.wrapper import WrapperAgent
 from zerosum.games.kit import Action, Game, State
 
 

@@ -19,7 +19,9 @@ files with --tensorboard).
 With --algo alphazero (the az_* recipes) the run is AlphaZero's (zerosum.training.alphazero):
 self-play on the batched search in a worker process (or Ray actors), the learner here;
 OUT/model.pt and OUT/best.pt with their .json sidecars, OUT/state.pt for --resume,
-progress.csv, eval.csv, score.png. Options marked [az] are AlphaZero's only, [ppo] PPO's only.
+progress.csv, eval.csv, score.png. --labels-from FILE ... trains on labels made before
+(a labels file, or a run's state.pt): with --iterations 0 --final-steps N, a network trained
+on another run's labels alone. Options marked [az] are AlphaZero's only, [ppo] PPO's only.
 """
 
 from __future__ import annotations
@@ -158,6 +160,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", type=int, help="[az] positions labelled by alpha-beta before self-play (0: none)")
     p.add_argument("--label-depth", type=int, help="[az] the labels' alpha-beta depth")
     p.add_argument("--label-steps", type=int, help="[az] learner steps on the labels before self-play")
+    p.add_argument("--labels-from", nargs="+", metavar="FILE",
+                   help="[az] train on labels made before: labels files (.npz) or runs' state.pt, joined in order "
+                        "(--label-steps steps on them first, then --final-steps on the whole buffer)")
     p.add_argument("--label-quiescence", action=argparse.BooleanOptionalAction,
                    help="[az] labels follow forcing moves past --label-depth (the engine's quiescence)")
     p.add_argument("--label-fast-wins", action=argparse.BooleanOptionalAction,
@@ -194,7 +199,7 @@ _ALGO_FLAGS = {"lr": "learning_rate", "n_steps": "n_steps", "batch_size": "batch
 AZ_ONLY = ("iterations", "sims", "rule", "games_per_iteration", "net", "labels", "label_depth", "label_steps",
            "label_quiescence", "label_fast_wins", "ladder_rounds", "ladder_games", "ladder_steps", "ladder_opponents",
            "final_steps", "final_fresh", "learner_threads", "train_steps", "buffer_size", "full_search_prob", "backend",
-           "workers")
+           "workers", "labels_from")
 """Options only an AlphaZero run reads."""
 AZ_SHARED = ("game", "variant", "seed", "out", "max_seconds", "tensorboard", "verbose", "symmetry", "lr",
              "batch_size", "eval_every", "eval_opponents", "eval_games", "eval_exhaustive", "eval_openings",
@@ -222,6 +227,7 @@ def az_config_from_args(args: dict[str, Any], name: str | None) -> Any:
         raise UsageError(f"{', '.join(_flag(k) for k in ppo_only)}: PPO options; --algo alphazero does not read "
                          f"them (its own: {', '.join(_flag(k) for k in AZ_ONLY)})")
     args.pop("algo", None)
+    args.pop("log_every", None)  # an AlphaZero run logs a line per round and iteration with -v
     if "game" in args:
         from zerosum.games.registry import ENVS
 
@@ -240,7 +246,7 @@ def az_config_from_args(args: dict[str, Any], name: str | None) -> Any:
             args["variant"] = parse_variant(args["variant"])
     except ValueSyntaxError as exc:
         raise UsageError(str(exc)) from None
-    for key in ("eval_opponents", "ladder_opponents"):
+    for key in ("eval_opponents", "ladder_opponents", "labels_from"):
         if key in args:
             args[key] = list(args[key])
     if "eval_openings" in args:

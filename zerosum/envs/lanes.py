@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from zerosum.envs.symmetry import lane_tables
@@ -37,7 +38,9 @@ def vector_kernels(game: Game) -> ModuleType:
     return specialize(VECTOR_TEMPLATE, game.kernels)
 
 
-def _autoreset(mode: Any) -> str:
+def autoreset_name(mode: Any) -> str:
+    """The name of an autoreset mode given as a name (any case, ``-`` or ``_``) or a gymnasium
+    ``AutoresetMode``; VectorEnvError for another."""
     if isinstance(mode, AutoresetMode):
         return {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step",
                 AutoresetMode.DISABLED: "disabled"}[mode]
@@ -47,6 +50,21 @@ def _autoreset(mode: Any) -> str:
         return {"nextstep": "next_step", "samestep": "same_step"}[mode.lower()]
     raise VectorEnvError(f"autoreset_mode={mode!r} is not allowed: one of {', '.join(AUTORESET_MODES)} "
                          "(or gymnasium.vector.AutoresetMode)")
+
+
+def single_spaces(lanes: Lanes) -> tuple[spaces.Space[Any], spaces.Discrete]:
+    """One lane's observation and action spaces (the vector envs' ``single_observation_space`` and
+    ``single_action_space``): with ``obs_format="flat"`` a float32 Box ``(n_obs + num_actions,)`` in
+    [0, 1] (the planes flattened, then the mask); with ``"dict"`` a Dict of ``observation`` (int8 Box
+    ``observation_shape``) and ``action_mask`` (int8 Box ``(num_actions,)``); ``Discrete(num_actions)``."""
+    g = lanes.game
+    single: spaces.Space[Any]
+    if lanes.obs_format == "flat":
+        single = spaces.Box(0.0, 1.0, shape=(lanes.n_obs + g.num_actions,), dtype=np.float32)
+    else:
+        single = spaces.Dict({"observation": spaces.Box(0, 1, shape=g.observation_shape, dtype=np.int8),
+                              "action_mask": spaces.Box(0, 1, shape=(g.num_actions,), dtype=np.int8)})
+    return single, spaces.Discrete(g.num_actions)
 
 
 class Lanes:
@@ -82,7 +100,7 @@ class Lanes:
             raise VectorEnvError(f"random_opening={random_opening!r} is not allowed: a probability in [0, 1]")
         if not isinstance(symmetry, bool):
             raise VectorEnvError(f"symmetry={symmetry!r} is not allowed: True or False")
-        self.game, self.n, self.mode = game, int(num_envs), _autoreset(autoreset_mode)
+        self.game, self.n, self.mode = game, int(num_envs), autoreset_name(autoreset_mode)
         self.seat_rule, self.obs_format, self.illegal = learner_seat, obs_format, illegal
         self.penalty = float(illegal_penalty)
         """The learner's reward for an in-range illegal action under ``illegal="penalty"`` (``illegal_penalty``)."""

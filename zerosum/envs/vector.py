@@ -106,10 +106,12 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from zerosum.envs.lanes import AUTORESET_MODES, ILLEGAL_RULES, LEARNER_SEATS, Lanes, _autoreset, vector_kernels
+from zerosum.envs.lanes import (
+    AUTORESET_MODES, ILLEGAL_RULES, LEARNER_SEATS, Lanes, autoreset_name, single_spaces,
+    vector_kernels,
+)
 from zerosum.envs.vector_opponents import Opponents, VectorEnvError
 from zerosum.games import Game
 from zerosum.games.registry import ENVS, env_game
@@ -151,17 +153,12 @@ class ZerosumVectorEnv(VectorEnv):
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.render_mode = None
         """None: a vector env is not rendered (render each game with its PettingZoo env)."""
-        single: spaces.Space[Any]
-        if lanes.obs_format == "flat":
-            single = spaces.Box(0.0, 1.0, shape=(lanes.n_obs + g.num_actions,), dtype=np.float32)
-        else:
-            single = spaces.Dict({"observation": spaces.Box(0, 1, shape=g.observation_shape, dtype=np.int8),
-                                  "action_mask": spaces.Box(0, 1, shape=(g.num_actions,), dtype=np.int8)})
+        single, action = single_spaces(lanes)
         self.single_observation_space = single
         """One lane's observation: with ``obs_format="flat"`` a float32 Box ``(n_obs + num_actions,)`` in
         [0, 1] (the planes flattened, then the mask); with ``"dict"`` a Dict of ``observation`` (int8 Box
         ``observation_shape``) and ``action_mask`` (int8 Box ``(num_actions,)``)."""
-        self.single_action_space = spaces.Discrete(g.num_actions)
+        self.single_action_space = action
         """One lane's action: ``Discrete(num_actions)``."""
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, lanes.n)
         """Every lane's observation: ``single_observation_space`` batched, ``num_envs`` first."""
@@ -247,7 +244,7 @@ def make_vec(env_id: str | Game, num_envs: int = 8, opponent: Any = "random", *,
     if api not in ("gymnasium", "sb3"):
         raise VectorEnvError(f"api={api!r} is not allowed: 'gymnasium' or 'sb3'")
     game = _resolve_game(env_id, variant)
-    mode = _autoreset(autoreset_mode)
+    mode = autoreset_name(autoreset_mode)
     if api == "sb3":
         if mode != "same_step" and autoreset_mode != "next_step":
             raise VectorEnvError(f"autoreset_mode={autoreset_mode!r} with api='sb3': SB3's VecEnv resets in the "

@@ -27,7 +27,8 @@ import gymnasium as gym
 import numpy as np
 
 from zerosum._lazybase import lazy_base
-from zerosum.envs.vector import Lanes, VectorEnvError, ZerosumVectorEnv
+from zerosum.envs.lanes import Lanes, single_spaces
+from zerosum.envs.vector_opponents import VectorEnvError
 
 if TYPE_CHECKING:
     from stable_baselines3.common.vec_env import VecEnv
@@ -50,8 +51,7 @@ class ZerosumSB3VecEnv(VecEnv):
         """The game every lane plays."""
         self.render_mode = None
         """None: the lanes are not rendered (SB3's ``VecEnv.__init__`` reads it through ``get_attr``)."""
-        spaces = ZerosumVectorEnv(lanes)  # the single spaces, built in one place
-        super().__init__(lanes.n, spaces.single_observation_space, spaces.single_action_space)
+        super().__init__(lanes.n, *single_spaces(lanes))  # the single spaces, built in one place
         self._actions: np.ndarray | None = None
         self._seed: int | None = None
         self.render_mode = None

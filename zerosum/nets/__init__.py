@@ -20,7 +20,8 @@ from zerosum.nets.checkpoint import (
     FORMAT, FORMAT_VERSION, ZOO, check_network_game, checkpoint_path, load_network, read_sidecar, save_network,
     zoo_names,
 )
-from zerosum.nets.config import KINDS, NetConfig, board_shape, build_network, network_for
+from zerosum.nets.config import KINDS, NetConfig, board_shape
+from zerosum.nets.modules import build_network, network_for
 from zerosum.nets.errors import CheckpointError, MissingExtraError, NetConfigError
 from zerosum.nets.evaluator import NetworkEvaluator, resolve_device
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from zerosum.games.kit import Game
 from zerosum.games.registry import env_name
-from zerosum.nets.config import NetConfig, network_for
+from zerosum.nets.config import NetConfig
+from zerosum.nets.modules import network_for
 from zerosum.nets.errors import CheckpointError, NetConfigError, import_torch
 
 FORMAT = "zerosum-alphazero"

@@ -1,4 +1,4 @@
-"""What a network is: :class:`NetConfig`, and :func:`build_network` from a game's spec alone.
+"""What a network is: :class:`NetConfig` (:func:`~zerosum.nets.modules.build_network` builds one).
 
 A network reads the env's own observation planes and answers a policy (logits over the
 game's actions) and a value (in [-1, 1], for the player whose side the planes show). Only
@@ -23,12 +23,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from zerosum.nets.errors import NetConfigError, import_torch
+from zerosum.nets.errors import NetConfigError
 
-if TYPE_CHECKING:
-    from zerosum.games.kit import Game
 
 KINDS = ("resnet", "mlp")
 """The network kinds :class:`NetConfig` allows."""
@@ -141,34 +139,3 @@ def board_shape(observation_shape: tuple[int, ...]) -> tuple[int, int, int]:
     if len(shape) == 2:
         return 1, shape[0], shape[1]
     return math.prod(shape[2:]), shape[0], shape[1]
-
-
-def build_network(game: Game, config: NetConfig | None = None) -> Any:
-    """A fresh torch network for ``game`` (a ``torch.nn.Module``), in evaluation mode.
-
-    ``forward(x)`` takes float32 observations ``[n, *game.observation_shape]`` and returns
-    ``(logits [n, game.num_actions], value [n])``, the value in [-1, 1].
-    """
-    return network_for(tuple(game.observation_shape), int(game.num_actions), config or NetConfig())
-
-
-def network_for(observation_shape: tuple[int, ...], num_actions: int, config: NetConfig) -> Any:
-    """:func:`build_network` from the two numbers it reads (a checkpoint stores them)."""
-    if not isinstance(config, NetConfig):
-        raise NetConfigError(f"config is a NetConfig, such as NetConfig(kind='resnet', blocks=4, channels=64); "
-                             f"got {config!r}")
-    if isinstance(num_actions, bool) or not isinstance(num_actions, int) or num_actions < 1:
-        raise NetConfigError(f"num_actions={num_actions!r} is not allowed: an int >= 1")
-    if config.lines:
-        shape = tuple(int(n) for n in observation_shape)
-        if len(shape) < 3 or math.prod(shape[2:]) < 2:
-            raise NetConfigError(f"lines={config.lines} needs a board observation (H, W, C) whose first two planes "
-                                 f"are the two sides' stones; this game's observation shape is {shape}")
-        if config.lines > max(shape[:2]):
-            raise NetConfigError(f"lines={config.lines} does not fit a {shape[0]}x{shape[1]} board: a line is at "
-                                 f"most {max(shape[:2])} cells (or 0 for no line features)")
-    import_torch()
-    from zerosum.nets import modules
-
-    cls = getattr(modules, "ResNet" if config.kind == "resnet" else "MLP")  # defined on first use, with torch
-    return cls(tuple(observation_shape), num_actions, config).eval()

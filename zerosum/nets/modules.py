@@ -1,4 +1,4 @@
-"""The torch modules behind :func:`zerosum.nets.build_network`.
+"""The torch modules of a network, and :func:`build_network`, which builds one from a game's spec alone.
 
 Both take float32 observations ``[n, *observation_shape]`` (the env's planes, (H, W, C) for
 the board games) and return ``(logits [n, A], value [n])`` with the value squashed by tanh.
@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerosum.nets.config import NetConfig, board_shape
+from zerosum.nets.errors import NetConfigError, import_torch
+
+if TYPE_CHECKING:
+    from zerosum.games.kit import Game
 
 CLASSES = ("ResidualBlock", "LineFeatures", "ResNet", "MLP")
 """The module classes defined on first use."""
@@ -155,3 +159,32 @@ def _define() -> dict[str, Any]:
         cls.__qualname__ = name  # pickle finds them here, as module attributes
         globals()[name] = cls
     return classes
+
+
+def build_network(game: Game, config: NetConfig | None = None) -> Any:
+    """A fresh torch network for ``game`` (a ``torch.nn.Module``), in evaluation mode.
+
+    ``forward(x)`` takes float32 observations ``[n, *game.observation_shape]`` and returns
+    ``(logits [n, game.num_actions], value [n])``, the value in [-1, 1].
+    """
+    return network_for(tuple(game.observation_shape), int(game.num_actions), config or NetConfig())
+
+
+def network_for(observation_shape: tuple[int, ...], num_actions: int, config: NetConfig) -> Any:
+    """:func:`build_network` from the two numbers it reads (a checkpoint stores them)."""
+    if not isinstance(config, NetConfig):
+        raise NetConfigError(f"config is a NetConfig, such as NetConfig(kind='resnet', blocks=4, channels=64); "
+                             f"got {config!r}")
+    if isinstance(num_actions, bool) or not isinstance(num_actions, int) or num_actions < 1:
+        raise NetConfigError(f"num_actions={num_actions!r} is not allowed: an int >= 1")
+    if config.lines:
+        shape = tuple(int(n) for n in observation_shape)
+        if len(shape) < 3 or math.prod(shape[2:]) < 2:
+            raise NetConfigError(f"lines={config.lines} needs a board observation (H, W, C) whose first two planes "
+                                 f"are the two sides' stones; this game's observation shape is {shape}")
+        if config.lines > max(shape[:2]):
+            raise NetConfigError(f"lines={config.lines} does not fit a {shape[0]}x{shape[1]} board: a line is at "
+                                 f"most {max(shape[:2])} cells (or 0 for no line features)")
+    import_torch()
+    cls = _define()["ResNet" if config.kind == "resnet" else "MLP"]  # defined on first use, with torch
+    return cls(tuple(observation_shape), num_actions, config).eval()

@@ -263,7 +263,7 @@ class AlphaBeta:
         ``window`` = (alpha, beta) searches every iteration in that window instead of the full
         one (no aspiration): a value at or below alpha is then an upper bound, one at or
         above beta a lower bound (fail-soft), as in any alpha-beta call. The labeller of
-        :mod:`zerosum.training.labeller` uses it to skip exact values of moves far worse than the best.
+        :mod:`zerosum.training.alphazero.labels` uses it to skip exact values of moves far worse than the best.
         """
         g = self.game
         if g.is_terminal(state):

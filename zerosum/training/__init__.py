@@ -10,9 +10,9 @@
   ``SingleAgentEnv(..., symmetry=True)``.
 * :func:`~zerosum.training.train.train` with :class:`~zerosum.training.config.TrainConfig`;
   named settings in :mod:`~zerosum.training.recipes`; the CLI ``zerosum train``.
-* AlphaZero: :mod:`~zerosum.training.alphazero` (``zerosum train --algo alphazero``, the
-  ``az_*`` recipes), its self-play worker :mod:`~zerosum.training.selfplay` and the alpha-beta
-  labeller :mod:`~zerosum.training.labeller` (expert iteration).
+* AlphaZero: the package :mod:`~zerosum.training.alphazero` (``zerosum train --algo alphazero``,
+  the ``az_*`` recipes): self-play on the batched search, alpha-beta labels (expert iteration),
+  a learner, one module per idea.
 * Checkpoints (``model.zip`` + ``model.json`` metadata, read and written by
   :mod:`zerosum.agents.checkpoints`) play as agents: ``make_agent("ppo(path=runs/ttt/model.zip)")``.
 

@@ -21,7 +21,7 @@ RECIPES: dict[str, dict[str, Any]] = {
     # takes the fastest win); half the games begin with one random ply. Every 25k steps the policy
     # is walked against every opponent move (a proof for tic-tac-toe); a quarter of the games are
     # then against an exploiter that plays into the lines found lost; best.zip: the evaluation
-    # with the fewest lines lost, then losses. `bench/training.py ablation` measures each ingredient.
+    # with the fewest lines lost, then losses. What each ingredient gave: the CHANGELOG's measurements.
     # The 8 envs are the lanes of one compiled vector env (random and alpha-beta compiled inside its
     # step; solved, its noisy form and the exploiter answer through Python); `--vec dummy` trains on
     # single-agent envs instead.
@@ -77,10 +77,9 @@ RECIPES: dict[str, dict[str, Any]] = {
     # depth 1; depth 2 blundering half, a quarter and a tenth of the time; depth 2), each game's
     # opponent drawn by the learner's recent score against each (prioritized: s(1-s), the games it
     # wins about half of; a tenth of the games spread evenly), every game under a random symmetry
-    # of the board (8). Long: pass --max-seconds; the training page has the curve of a 1-hour run
-    # (0.20 against depth 2), which bench/training.py pentago reproduces. The 16 envs are the lanes of
-    # one compiled vector env: every opponent and the symmetries inside its step, the priorities
-    # moved from its finished episodes (zerosum.training.vector_sources).
+    # of the board (8). Long: pass --max-seconds; its figures are on docs/results/maskable-ppo.md.
+    # The 16 envs are the lanes of one compiled vector env: every opponent and the symmetries
+    # inside its step, the priorities moved from its finished episodes (zerosum.training.vector_sources).
     "pentago": {
         "game": "pentago",
         "opponent": ["random", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
@@ -104,11 +103,61 @@ RECIPES: dict[str, dict[str, Any]] = {
 """Name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1."""
 
 
+AZ_RECIPES: dict[str, dict[str, Any]] = {
+    # Tic-tac-toe: exact labels first (alpha-beta to the end: depth 9), then PUCT self-play
+    # with 32 simulations and the 8 symmetries; every 2 iterations the network alone is walked
+    # against every opponent reply in both seats (best.pt: the fewest lines lost).
+    "az_tictactoe": {
+        "game": "tictactoe", "net": {"kind": "mlp", "hidden": [128, 128]}, "rule": "puct", "sims": 32,
+        "lanes": 64, "games_per_iteration": 64, "temperature_moves": 3, "symmetry": True, "buffer_size": 20_000,
+        "batch_size": 256, "train_steps": 40, "lr": 2e-3, "labels": 4000, "label_depth": 9, "label_steps": 800,
+        "iterations": 40, "max_seconds": 300.0, "eval_every": 2, "eval_opponents": ["alphabeta(depth=9)", "random"],
+        "eval_games": 20, "eval_openings": 1, "eval_exhaustive": True,
+    },
+    # Connect Four: ladder rounds (expert iteration on the network's own games, DAgger's rule)
+    # with depth-10 quiescence labels, and a 3 x 48 ResNet with line features (lines=4). The
+    # rounds' networks only choose which positions get labelled: at the end, 12,000 steps with
+    # the learning rate annealed to 0 train the run's initial weights afresh on the whole buffer
+    # (final_fresh), with both cores (learner_threads=2). A round is started only if it ends
+    # within the hour with the final steps' time kept. Its figures: docs/results/alphazero.md.
+    # The self-play settings below apply only with --iterations N after the rounds.
+    "az_connect_four": {
+        "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
+        "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
+        "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
+        "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
+        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 12_000, "final_fresh": True,
+        "learner_threads": 2, "iterations": 0,
+        "max_seconds": 3600.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"],
+        "eval_games": 40, "eval_openings": 2,
+    },
+    # Pentago: ladder rounds (as Connect Four's) with depth-3 labels (no quiescence: 6x cheaper)
+    # and a 3 x 48 ResNet with line features (lines=5). Its figures: docs/results/alphazero.md.
+    # The self-play settings below apply only with --iterations N after the rounds.
+    "az_pentago": {
+        "game": "pentago", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 5}, "rule": "gumbel",
+        "sims": 16, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 8,
+        "full_search_prob": 0.5, "cheap_sims": 4, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
+        "train_steps": 100, "lr": 1e-3, "labels": 0, "label_depth": 3, "label_quiescence": False, "label_steps": 0,
+        "ladder_rounds": 40, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3600.0,
+        "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=3)"], "eval_games": 40,
+        "eval_openings": 2,
+    },
+}
+"""Named AlphaZero settings (``zerosum train --algo alphazero --recipe NAME``)."""
+
+AZ_RECIPE_NOTES: dict[str, str] = {
+    "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
+    "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features, "
+                       "a network trained afresh at the end (<= 60 min)",
+    "az_pentago": "AlphaZero Pentago: ladder rounds on depth-3 labels, line features (<= 60 min)",
+}
+"""One line per recipe for ``zerosum train --help``."""
+
+
 def describe_recipes() -> str:
     """One line per recipe: its name and what it trains (for ``zerosum train --help``), the
     AlphaZero recipes (``--algo alphazero``) too."""
-    from zerosum.training.alphazero import AZ_RECIPE_NOTES
-
     notes = {**{name: RECIPE_NOTES.get(name, RECIPES[name]["game"]) for name in RECIPES}, **AZ_RECIPE_NOTES}
     return "\n".join(f"  {name:<20} {notes[name]}" for name in sorted(notes))
 
@@ -222,6 +271,8 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
 
 
 __all__ = [
+    "AZ_RECIPES",
+    "AZ_RECIPE_NOTES",
     "RECIPES",
     "RECIPE_NOTES",
     "describe_recipes",

@@ -7,15 +7,11 @@ option added since) compares as its default, which is what that run trained with
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from zerosum.games.kit import ZerosumError
-
-if TYPE_CHECKING:
-    from zerosum.training.config import TrainConfig
 
 # settings that may differ between a run and its resumption (they do not change what is learned)
 RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
@@ -25,15 +21,20 @@ class TrainingSetupError(ZerosumError, ValueError):
     """Training refused before it starts: a bad opponent, or an output directory holding another run."""
 
 
-def defaults(cfg: TrainConfig) -> dict[str, Any]:
-    """The default of every setting of ``cfg``'s class that has one, as run.json writes it."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(cfg):
-        if f.default is not dataclasses.MISSING:
-            out[f.name] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            out[f.name] = f.default_factory()
-    return {k: v for k, v in json.loads(json.dumps(out, default=list)).items() if k not in RESUMABLE}
+class RunSettings(Protocol):
+    """A run's config (PPO's :class:`~zerosum.training.config.TrainConfig`, AlphaZero's
+    :class:`~zerosum.training.alphazero.AlphaZeroConfig`): made with no arguments, it holds the defaults."""
+
+    def __init__(self) -> None: ...
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that define what a run learns, as run.json writes them."""
+        ...
+
+
+def defaults(cfg: RunSettings) -> dict[str, Any]:
+    """The default of every setting of ``cfg``'s class, as run.json writes it."""
+    return {k: v for k, v in type(cfg)().settings().items() if k not in RESUMABLE}
 
 
 def existing_settings(out: Path) -> dict[str, Any] | None:
@@ -51,7 +52,7 @@ def existing_settings(out: Path) -> dict[str, Any] | None:
     return None
 
 
-def check_out(cfg: TrainConfig, out: Path, *, resume: bool, overwrite: bool, checkpoint: str = "model.zip") -> bool:
+def check_out(cfg: RunSettings, out: Path, *, resume: bool, overwrite: bool, checkpoint: str = "model.zip") -> bool:
     """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
     True when resuming (``checkpoint``: the file a run needs to be resumed)."""
     if resume and overwrite:

@@ -111,14 +111,14 @@ PETCU_FEATURES = (
     "flying: win",
 )
 """The features of ``petcu`` by phase of the game, each own minus the opponent's."""
-# The output of ``python bench/tune_heuristic.py nine_mens_morris petcu --iterations 40 --pairs 16 --workers 2
+# The output of ``python experiments/tune_heuristic.py nine_mens_morris petcu --iterations 40 --pairs 16 --workers 2
 # --a 0.5 --versus men_mills --final-pairs 50`` (seed 0, 20,000 nodes a move, 59 minutes), SPSA from the paper's
 # weights 18 26 1 9 10 7 | 14 43 10 11 8 1086 | 16 10 1 1190. Its final matches, 100 games each: tuned vs the
 # paper's 40/38/22, Elo +63 [+17, +115]; tuned vs men_mills 41/17/42, -3 [-64, +56]; the paper's weights vs
 # men_mills 32/11/57, -89 [-157, -22].
 PETCU_WEIGHTS = np.array([18.0, 33.315, 1.15, 14.088, 8.182, 7.839, 13.599, 39.159, 10.52, 12.333, 9.809, 1480.393,
                           15.349, 9.961, 0.997, 1697.791])
-"""The weights of PETCU_FEATURES, tuned by self-play (bench/tune_heuristic.py; the run is cited above)."""
+"""The weights of PETCU_FEATURES, tuned by self-play (experiments/tune_heuristic.py; the run is cited above)."""
 
 
 @helper

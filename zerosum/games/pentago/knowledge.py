@@ -14,7 +14,7 @@ lines after each of the 8 turns are the board's counts minus one quadrant's shar
 its turned share. From these: the open lines by stones, the fours a single turn makes,
 the threes no turn breaks, the quadrant centres (no turn moves them), whether the side
 to move wins with this move and whether the other side has two threats at once. Its
-weights come from self-play (bench/tune_heuristic.py). It is the default because at
+weights come from self-play (experiments/tune_heuristic.py). It is the default because at
 equal time it beats ``open_lines``: ``zerosum match --game pentago "alphabeta(time=0.05,
 heuristic=threats)" "alphabeta(time=0.05, heuristic=open_lines)" --max-games 200
 --workers 2`` gave W/D/L 136/32/32, Elo +200 [95% interval +152, +249].
@@ -165,12 +165,12 @@ QUAD_LINES = _quadrant_counts()
 THREAT_FEATURES = ("open1", "open2", "open3", "open4", "turned_fours", "unbreakable", "centres", "win_now",
                    "defence_lost")
 """The features of ``threats``, each own minus the opponent's except the last two (see threat_features)."""
-# The output of ``python bench/tune_heuristic.py pentago threats --iterations 30 --pairs 16 --nodes 50000
+# The output of ``python experiments/tune_heuristic.py pentago threats --iterations 30 --pairs 16 --nodes 50000
 # --workers 2 --a 0.5 --versus open_lines --final-pairs 50`` (seed 0, 21 minutes; SPSA from 1, 3, 9, 27, 9, 5,
 # 3, 500, 200). Its final matches, 100 games each at 50,000 nodes a move: tuned vs start 28/50/22, Elo +21
 # [-25, +67]; tuned vs open_lines 42/37/21, +74 [+32, +119]; start vs open_lines 48/38/14, +123 [+69, +178].
 THREAT_WEIGHTS = np.array([1.0, 3.957, 9.638, 29.897, 8.686, 5.559, 2.189, 539.669, 185.825])
-"""The weights of THREAT_FEATURES, tuned by self-play (bench/tune_heuristic.py; the run is cited above)."""
+"""The weights of THREAT_FEATURES, tuned by self-play (experiments/tune_heuristic.py; the run is cited above)."""
 
 
 @helper

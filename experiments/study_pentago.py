@@ -24,15 +24,19 @@ Depths are plies. The study's "depth 1" evidently searched two plies (48,274 nod
 depth 1 is impossible for one ply of 288 moves: see docs/experiments.md), so depths 1-4
 are run here and set against the study's depths 1-3 at one ply more.
 
-    python bench/study_pentago.py [--games 16] [--games-deep 8] [--figure docs/figures/pentago_nodes.png]
+    python experiments/study_pentago.py [--games 16] [--games-deep 8] [--figure docs/figures/pentago_nodes.png]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 

@@ -1,7 +1,7 @@
-"""Expert iteration's labels: zerosum's alpha-beta scores positions for a network to learn from.
+"""Expert iteration's labels and the ladder: zerosum's alpha-beta scores positions for a network to learn from.
 
 >>> from zerosum.games import make_game
->>> from zerosum.training.labeller import Labeller
+>>> from zerosum.training.alphazero.labels import Labeller
 >>> lab = Labeller(make_game("tictactoe"), depth=9)
 >>> label = lab.label(make_game("tictactoe").initial_state())
 >>> round(float(label.value), 3), round(float(label.policy.sum()), 3)  # a draw; a distribution
@@ -31,36 +31,45 @@ here), so "depth 8" means every line is searched 8 plies, as minimax would. With
 ``alphabeta`` agent does: on Connect Four a label then costs about twice the nodes and its
 best move plays much better (against alphabeta(depth=2), playing the label's argmax, 100
 games each: depth 8 scored 0.77 with it and 0.69 without, depth 10 with it 0.865;
-``bench/blunders.py --teacher``).
+the lab notes).
 ``bench/labeller.py`` measures the rate (Connect Four at depth 8: ~660,000 positions per
 core-hour on the busy 2-core machine, 16,000 nodes a label).
 
 :func:`generate` plays games to find positions worth labelling: a random opening of up to
 ``opening_plies`` plies, then moves drawn from each position's own label (the policy target,
 with an ``epsilon`` chance of a uniformly random move), so play is strong but varied and
-every visited position is labelled once. :func:`save_dataset` / :func:`load_dataset` keep
-the labels in one compressed ``.npz``: ``obs`` int8 (the env's planes from the side to move),
-``mask`` int8, ``policy`` float32, ``value`` float32, and ``meta`` (a JSON string: game,
-variant, depth, temperature, value scale, positions).
+every visited position is labelled once (:func:`label_dataset`; the file:
+:func:`~zerosum.training.alphazero.data.save_dataset`).
+
+:func:`ladder` plays a learner's own games against a ladder of opponents and labels every
+position met (DAgger's rule); :class:`LadderRounds` runs a round of them on the workers and the
+learner at once. :class:`LabelCache` keeps a position's label for when it comes again (the
+openings above all, the dearest to search).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import tempfile
+import time
+from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from zerosum.games import Game, make_game
-from zerosum.games.kit import State, ZerosumError
+from zerosum.games.kit import State
 from zerosum.search import WIN, WIN_BOUND, AlphaBeta
-from zerosum.search._flags import INF
+from zerosum.training.alphazero.config import AlphaZeroConfig
+from zerosum.training.alphazero.data import (
+    DATASET_FORMAT, Dataset, DatasetError, Games, LabelJob, LadderJob, concat, load_dataset, save_dataset, shares,
+)
+from zerosum.training.alphazero.network import network_logits
+
+UNBOUNDED = 1e18
+"""Beyond every value a search returns: the open side of a window (the search's own initial bound)."""
 
 VALUE_SCALES: dict[str, float] = {"tictactoe": 4.0, "connect_four": 30.0, "pentago": 60.0}
 """The heuristic value that maps to tanh(1) = 0.76 in the value target, per game (other games: 10).
@@ -73,14 +82,6 @@ FAST_WIN_PLIES = 12
 MARGIN = 8.0
 """Moves worse than the best by more than MARGIN temperatures (policy weight < e^-8 of the best's)
 are searched in a window that proves only that: their value is then an upper bound."""
-DATASET_FORMAT = "zerosum-labels"
-"""The ``format`` in a dataset's metadata."""
-
-
-class DatasetError(ZerosumError, ValueError):
-    """A labels file that is missing, unreadable, or for another game."""
-
-
 @dataclass(frozen=True)
 class Label:
     """One labelled position."""
@@ -128,13 +129,13 @@ class Labeller:
         quiescence search; games without a ``forcing`` kernel have none)."""
         self.fast_wins = bool(fast_wins)
         """Whether a nearer proven win outweighs a farther one in the policy (and a farther loss a
-        nearer one): :meth:`_score`."""
+        nearer one): :meth:`score`."""
         self.search = AlphaBeta(game, heuristic, tt_size=tt_size, quiescence=self.quiescence, eval_order=False,
                                   iterative=False)
         """The fixed-depth alpha-beta searcher (no iterative deepening or evaluation ordering;
         quiescence only with ``quiescence``) whose table every label shares."""
 
-    def _score(self, v: float) -> float:
+    def score(self, v: float) -> float:
         """A move value in the softmax's units: heuristic values clipped to +-WIN_SCORE scales.
 
         A proven result scores the clip itself, so every winning move shares the mass, and so
@@ -186,14 +187,14 @@ class Labeller:
                 if math.isfinite(best) and abs(best) < WIN_BOUND:
                     # only values above best - margin matter exactly: below it a bound will do
                     lo = best - margin
-                    window = (lo, INF) if same else (-INF, -lo)
+                    window = (lo, UNBOUNDED) if same else (-UNBOUNDED, -lo)
                 res = self.search.search(child, self.depth - 1, window=window)
                 nodes += res.stats.nodes
                 v = res.value if same else -res.value
             values[a] = v
             best = max(best, v)
         best = float(np.nanmax(values))
-        scores = np.array([self._score(float(values[a])) for a in legal.tolist()])
+        scores = np.array([self.score(float(values[a])) for a in legal.tolist()])
         z = np.exp((scores - scores.max()) / self.temperature)
         policy = np.zeros(g.num_actions, np.float32)
         policy[legal] = z / z.sum()
@@ -312,25 +313,6 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
     return rows, (wdl[0], wdl[1], wdl[2])
 
 
-@dataclass
-class Dataset:
-    """Labelled positions as arrays (what :func:`save_dataset` writes)."""
-
-    obs: np.ndarray
-    """int8 [n, *observation_shape]: the env's planes from the side to move."""
-    mask: np.ndarray
-    """int8 [n, num_actions]: 1 for legal moves."""
-    policy: np.ndarray
-    """float32 [n, num_actions]: the policy targets."""
-    value: np.ndarray
-    """float32 [n]: the value targets in [-1, 1]."""
-    meta: dict[str, Any]
-    """The game, variant, depth, temperature and value scale the labels were made with."""
-
-    def __len__(self) -> int:
-        return int(self.value.shape[0])
-
-
 def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, **options: Any) -> Dataset:
     """``positions`` labelled positions (see :func:`generate`) as a :class:`Dataset`."""
     gen_keys = ("opening_plies", "epsilon")
@@ -352,46 +334,153 @@ def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, 
                    np.asarray(pols, np.float32).reshape(-1, game.num_actions), np.asarray(vals, np.float32), meta)
 
 
-def save_dataset(path: str | Path, data: Dataset) -> Path:
-    """Write ``data`` to ``path`` (.npz, compressed) atomically; returns the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, obs=data.obs, mask=data.mask, policy=data.policy, value=data.value,
-                                meta=np.array(json.dumps(data.meta, default=list)))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def load_dataset(path: str | Path, game: Game | None = None) -> Dataset:
-    """Read a labels file; DatasetError when it is missing, not one, or (with ``game``) for another game."""
-    path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            data = Dataset(z["obs"], z["mask"], z["policy"], z["value"], meta)
-    except FileNotFoundError:
-        raise DatasetError(f"{path}: no such labels file") from None
-    except (OSError, KeyError, ValueError) as exc:
-        raise DatasetError(f"{path}: not a zerosum labels file ({exc})") from None
-    if meta.get("format") != DATASET_FORMAT:
-        raise DatasetError(f"{path}: format {meta.get('format')!r}, expected {DATASET_FORMAT!r}")
-    if game is not None:
-        want = (game.name, dict(game.variant))
-        if (meta.get("game"), meta.get("variant")) != want or data.obs.shape[1:] != tuple(game.observation_shape):
-            raise DatasetError(f"{path}: labels for {meta.get('game')} {meta.get('variant')}, not {want[0]} {want[1]}")
-    return data
-
-
 def dataset_for(game_name: str, positions: int, **options: Any) -> Dataset:
     """:func:`label_dataset` for a game given by name."""
     return label_dataset(make_game(game_name), positions, **options)
 
 
-__all__ = ["DATASET_FORMAT", "VALUE_SCALES", "WIN_SCORE", "Dataset", "DatasetError", "Label", "Labeller",
-           "LadderRow", "dataset_for", "generate", "label_dataset", "ladder", "load_dataset", "save_dataset"]
+
+
+# ---- the label cache ------------------------------------------------------------------------
+LADDER_CACHE_MB = 256
+"""The memory a ladder round's labeller may keep labels in, per process (:func:`ladder_cache_size`)."""
+
+
+def ladder_cache_size(num_actions: int, megabytes: float = LADDER_CACHE_MB) -> int:
+    """How many labels of a game with ``num_actions`` actions fit in ``megabytes``: a kept label
+    holds a float32 policy and float64 move values (12 bytes an action) and about 500 bytes of
+    Python objects and key (measured with tracemalloc: 592 bytes for Connect Four's, 3,964 for
+    Pentago's). About 460,000 Connect Four labels or 68,000 Pentago labels in 256 MB."""
+    return int(megabytes * 2**20 // (12 * num_actions + 500))
+
+
+class LabelCache:
+    """A labeller whose labels are kept by position (the ``size`` most recently used), so that a
+    position met again, from game to game and round to round, is not searched again.
+
+    >>> from zerosum.games import make_game
+    >>> game = make_game("tictactoe")
+    >>> cache = LabelCache(Labeller(game, depth=9), size=100)
+    >>> first, again = cache.label(game.initial_state()), cache.label(game.initial_state())
+    >>> bool((first.policy == again.policy).all()), again.nodes, cache.hits
+    (True, 0, 1)
+    """
+
+    def __init__(self, labeller: Any, size: int) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"size={size!r}: a whole number of labels >= 1 is required")
+        self.labeller = labeller
+        """The labeller that searches a position not in the cache."""
+        self.size = size
+        """How many labels are kept; the least recently used is dropped first."""
+        self.hits = 0
+        """How many labels were given from the cache."""
+        self.misses = 0
+        """How many labels were searched."""
+        self._kept: OrderedDict[bytes, Label] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def label(self, state: State) -> Label:
+        """The label of ``state``: the one kept for the same position (with ``nodes`` 0, as no search
+        was made), else the labeller's, then kept."""
+        key = np.ascontiguousarray(state, dtype=np.int64).tobytes()
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            self.hits += 1
+            return replace(kept, nodes=0)
+        label: Label = self.labeller.label(state)
+        self._kept[key] = label
+        self.misses += 1
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return label
+
+
+# ---- ladder rounds --------------------------------------------------------------------------
+def ladder_labeller(game: Game, depth: int, options: dict[str, Any]) -> LabelCache:
+    """The labeller of a process's ladder rounds: a :class:`Labeller` behind a :class:`LabelCache`
+    that keeps its labels from round to round (positions come back, the openings most)."""
+    return LabelCache(Labeller(game, depth, **options), ladder_cache_size(game.num_actions))
+
+
+def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: list[str], seed: int) -> Games:
+    """``games`` games of ``net`` alone (its greedy legal move; see :func:`ladder`) against
+    ``opponents``, every position labelled by ``labeller``; ``outcomes`` is the network's W/D/L."""
+    start, hits = time.perf_counter(), getattr(labeller, "hits", 0)
+    was_training = net.training
+    net.eval()
+    try:
+        rows, wdl = ladder(game, network_logits(net), list(opponents), games, labeller=labeller, seed=seed)
+    finally:
+        net.train(was_training)
+    shape = tuple(game.observation_shape)
+    return Games(np.asarray([r.obs for r in rows], np.int8).reshape((-1, *shape)),
+                 np.asarray([r.mask for r in rows], np.int8).reshape(-1, game.num_actions),
+                 np.asarray([r.label.policy for r in rows], np.float32).reshape(-1, game.num_actions),
+                 np.asarray([r.label.value for r in rows], np.float32), games=games, moves=len(rows),
+                 seconds=time.perf_counter() - start, outcomes=wdl, kept=getattr(labeller, "hits", 0) - hits)
+
+
+class LadderRounds:
+    """Ladder rounds (``ladder_rounds``): the workers and the learner each play a share of the round's
+    games with the latest weights, and alpha-beta labels every position met."""
+
+    def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
+        self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
+        self.opponents = list(cfg.ladder.opponents or cfg.evaluation.opponents)
+        """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
+        self.labeller: LabelCache | None = None
+        """The learner's own labeller (its table and cache kept between rounds), made at its first round."""
+
+    def round(self, weights: bytes, index: int) -> Games:
+        """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
+        cfg, n = self.cfg, len(self.workers)
+        teacher = cfg.teacher
+        share = shares(cfg.ladder.games, n + 1)  # the learner plays the last share
+        seed = cfg.seed * 7919 + 100_003 * (index + 1)
+        for i in range(n):
+            self.workers.submit(i, LadderJob(weights, share[i], self.opponents, teacher.depth, seed + i,
+                                             teacher.options()))
+        if self.labeller is None:
+            self.labeller = ladder_labeller(self.game, teacher.depth, teacher.options())
+        own = ladder_games(self.game, self.net, self.labeller, share[n], self.opponents, seed + n)
+        return concat([self.workers.result(i) for i in range(n)] + [own])
+
+
+def run_labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
+    """The run's alpha-beta labels before self-play (``labels``): from ``path`` when an earlier start
+    made them, else labelled by the workers and the learner (a share each) and saved there."""
+    teacher = cfg.teacher
+    options = teacher.options()
+    if path is not None and path.is_file():
+        try:
+            d = load_dataset(path, game)
+            same = d.meta.get("depth") == teacher.depth and all(bool(d.meta.get(k)) == v for k, v in options.items())
+            if len(d) >= teacher.positions and same:
+                n = teacher.positions
+                return Games(d.obs[:n], d.mask[:n], d.policy[:n], d.value[:n])
+        except DatasetError:
+            pass
+    n = len(workers)
+    t0 = time.perf_counter()
+    share = shares(teacher.positions, n + 1)  # the learner labels the last share: it has nothing else to do yet
+    for i in range(n):
+        workers.submit(i, LabelJob(share[i], teacher.depth, cfg.seed * 7919 + i, options))
+    own = label_dataset(game, share[n], depth=teacher.depth, seed=cfg.seed * 7919 + n, **options)
+    data = concat([workers.result(i) for i in range(n)] + [own.games()])
+    log(f"labelled {len(data):,} positions at depth {teacher.depth} in {time.perf_counter() - t0:.1f} s "
+        f"({n} worker(s) and the learner)", flush=True)
+    if path is not None:
+        save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
+                                   {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
+                                    "depth": teacher.depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
+                                    "positions": len(data), "seed": cfg.seed, **options}))
+    return data
+
+
+__all__ = ["FAST_WIN_PLIES", "LADDER_CACHE_MB", "MARGIN", "VALUE_SCALES", "WIN_SCORE", "Label", "LabelCache",
+           "Labeller", "LadderRounds", "LadderRow", "dataset_for", "generate", "label_dataset", "ladder",
+           "ladder_cache_size", "ladder_games", "ladder_labeller", "run_labels"]

@@ -22,17 +22,20 @@
 
    When the file is missing the row says so.
 
-    python bench/study_nim.py [--games 25] [--learned runs/nim_selfplay/model.zip]
+    python experiments/study_nim.py [--games 25] [--learned runs/nim_selfplay/model.zip]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 

@@ -16,7 +16,7 @@ a_k * (2 * score_plus - 1) / (2 * c_k * delta). Moves are searched to a node bud
 stops it early, and says so). At the end the tuned weights play the starting weights,
 and ``--versus`` names a heuristic of the game they also play, both at the same budget.
 
-    python bench/tune_heuristic.py pentago threats [--iterations 40] [--pairs 16]
+    python experiments/tune_heuristic.py pentago threats [--iterations 40] [--pairs 16]
         [--nodes 50000] [--workers 2] [--seed 0] [--start w1,w2,...] [--final-pairs 50]
         [--versus open_lines] [--budget SECONDS]
 
@@ -39,7 +39,7 @@ from llvmlite import ir
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 
@@ -82,7 +82,7 @@ class WeightSlot:
         def slot(params, s, player):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
             return value(params, s, player, carray(_float_pointer(address), n))
 
-        self.heuristic = Heuristic(name, slot, "weights from a buffer (bench/tune_heuristic.py)", symmetric=True)
+        self.heuristic = Heuristic(name, slot, "weights from a buffer (experiments/tune_heuristic.py)", symmetric=True)
 
 
 _WORKER: dict[str, Any] = {}
@@ -218,7 +218,7 @@ def main() -> None:
         finals[f"start vs {args.versus}"] = match(runner, start, args.versus, args.final_pairs, args.plies,
                                                    args.nodes, seed)
     rows = [{"feature": f, "start": float(s), "tuned": float(w)} for f, s, w in zip(features, start, final)]
-    command = " ".join(["python", "bench/tune_heuristic.py", *sys.argv[1:]])
+    command = " ".join(["python", "experiments/tune_heuristic.py", *sys.argv[1:]])
     emit("tune_heuristic", rows, ["feature", "start", "tuned"],
          {"command": command, "game": args.game, "heuristic": args.heuristic, "iterations": len(history),
           "pairs": args.pairs, "nodes": args.nodes, "seed": args.seed, "weights": final.tolist(),

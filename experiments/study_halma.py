@@ -15,16 +15,20 @@ ordering, and games that now end.
    the study's three-phase ``phased`` strategy and its plain far-corner sum ``corner``:
    how many games end with a winner before the 600-move cap, and how long they take.
 
-    python bench/study_halma.py [--games 3] [--minimax-moves 16] [--selfplay 8]
+    python experiments/study_halma.py [--games 3] [--minimax-moves 16] [--selfplay 8]
         [--figure docs/figures/halma_nodes.png]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 

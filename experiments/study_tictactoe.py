@@ -5,12 +5,16 @@ legal order); every alpha-beta variant searches the same positions. The person's
 are scripted as data: the four games of the study (engine first to a draw, engine first
 and winning, person first in the centre to a draw, person first in a corner and losing).
 
-    python bench/study_tictactoe.py [--figure docs/figures/tictactoe_nodes.png]
+    python experiments/study_tictactoe.py [--figure docs/figures/tictactoe_nodes.png]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 

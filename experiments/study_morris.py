@@ -10,7 +10,7 @@ results/study_morris/, resumable). Rule sets: standard (men in mills protected, 
 no-return rule) and the study's (``protect_mills=False, no_return=True``). Depth counts
 plies, and a removal is a ply of its own.
 
-    python bench/study_morris.py [--depth 4] [--games 12] [--figure docs/figures/morris_scores.png]
+    python experiments/study_morris.py [--depth 4] [--games 12] [--figure docs/figures/morris_scores.png]
 
 The figure option writes one score matrix per rule set (``<stem>_standard_d<depth>.png``
 and ``<stem>_study_d<depth>.png``) with zerosum.evaluation.plots.
@@ -19,8 +19,11 @@ and ``<stem>_study_d<depth>.png``) with zerosum.evaluation.plots.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # _report: the benchmarks' output
 
 from _report import emit
 

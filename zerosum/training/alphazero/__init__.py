@@ -1,0 +1,44 @@
+"""AlphaZero training: self-play on the batched search, alpha-beta labels, a learner, checkpoints.
+
+>>> from zerosum.training.alphazero import AlphaZeroConfig, train_alphazero
+>>> cfg = AlphaZeroConfig(game="tictactoe", iterations=2, out="runs/az_tiny")
+>>> result = train_alphazero(cfg)                                    # doctest: +SKIP
+
+``zerosum train --algo alphazero`` runs one from the command line (``--recipe az_tictactoe``:
+a named one). A module per idea, in the order a run uses them:
+
+* :mod:`~zerosum.training.alphazero.config`: the settings, grouped by stage;
+* :mod:`~zerosum.training.alphazero.data`: the data passed around (positions, the replay
+  buffer, labels files, the workers' jobs);
+* :mod:`~zerosum.training.alphazero.network`: the network built, sent and played;
+* :mod:`~zerosum.training.alphazero.labels`: alpha-beta labels and the ladder rounds;
+* :mod:`~zerosum.training.alphazero.selfplay`: self-play games on the batched search;
+* :mod:`~zerosum.training.alphazero.workers`: the processes (or Ray actors) that play them;
+* :mod:`~zerosum.training.alphazero.learner`: the minibatch steps;
+* :mod:`~zerosum.training.alphazero.evaluation`: the network alone against a ladder;
+* :mod:`~zerosum.training.alphazero.rundir`: the run's files and the state that resumes it;
+* :mod:`~zerosum.training.alphazero.loop`: :func:`train_alphazero`, the loop itself.
+"""
+
+from zerosum.training.alphazero.config import (
+    BACKENDS, FLAT, RESUMABLE_AZ, RULES, AlphaZeroConfig, EvalConfig, FinalConfig, LadderConfig, LearnerConfig,
+    RunConfig, SelfPlayConfig, TeacherConfig, az_recipe,
+)
+from zerosum.training.alphazero.data import (
+    Dataset, DatasetError, Games, ReplayBuffer, load_dataset, read_labels, save_dataset,
+)
+from zerosum.training.alphazero.evaluation import evaluate_network, greedy_policy
+from zerosum.training.alphazero.labels import Label, LabelCache, Labeller, label_dataset, ladder
+from zerosum.training.alphazero.learner import Learner
+from zerosum.training.alphazero.loop import AlphaZeroResult, fits, train_alphazero
+from zerosum.training.alphazero.network import build_net
+from zerosum.training.alphazero.rundir import EVAL_FIELDS, PROGRESS_FIELDS, STATE_VERSION, RunState, check_az_out
+from zerosum.training.alphazero.workers import SelfPlayWorker
+from zerosum.training.recipes import AZ_RECIPE_NOTES, AZ_RECIPES
+
+__all__ = ["AZ_RECIPES", "AZ_RECIPE_NOTES", "BACKENDS", "EVAL_FIELDS", "FLAT", "PROGRESS_FIELDS", "RESUMABLE_AZ",
+           "RULES", "STATE_VERSION", "AlphaZeroConfig", "AlphaZeroResult", "Dataset", "DatasetError", "EvalConfig",
+           "FinalConfig", "Games", "Label", "LabelCache", "Labeller", "LadderConfig", "Learner", "LearnerConfig",
+           "ReplayBuffer", "RunConfig", "RunState", "SelfPlayConfig", "SelfPlayWorker", "TeacherConfig", "az_recipe",
+           "build_net", "check_az_out", "evaluate_network", "fits", "greedy_policy", "label_dataset", "ladder",
+           "load_dataset", "read_labels", "save_dataset", "train_alphazero"]
