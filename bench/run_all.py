@@ -33,7 +33,7 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("nine_mens_morris.py", ["--quick"], [], 900),
     ("halma.py", ["--quick"], [], 900),
     ("connect_four_kernels.py", ["--reps", "5"], [], 600),
-    ("cold_compile.py", [], [], 900),
+    ("first_use.py", ["--no-user-game"], [], 1200),
     ("tournament.py", ["--quick"], [], 900),
     ("evaluate.py", ["--games", "1000", "--repeats", "2"], [], 900),
     ("vector.py", ["--quick"], [], 900),

@@ -27,7 +27,7 @@ def test_the_full_settings_run_every_script_and_the_quick_ones_most():
     rows = _run_all().SCRIPTS
     assert all(isinstance(full, list) and limit > 0 for _, _, full, limit in rows)
     quick = {script for script, q, _, _ in rows if q is not None}
-    assert {"search.py", "alphazero.py", "guided.py", "vector.py", "cold_compile.py"} <= quick
+    assert {"search.py", "alphazero.py", "guided.py", "vector.py", "first_use.py"} <= quick
 
 
 def test_the_first_json_document_is_read_past_a_scripts_progress_lines():

@@ -58,7 +58,7 @@ WHAT = {"hot_template": ("the Game API's fast calls", 5), "batched_template": ("
         "template": ("alpha-beta and minimax", 20), "mcts_template": ("MCTS", 10),
         "guided_template": ("the network-guided search", 20), "vector_template": ("the vector env's step", 30)}
 """A template's file stem -> what its copy is, and about how many seconds its first
-compile takes on an idle 2-core machine (bench/cold_compile.py): the first-compile notice."""
+compile takes on an idle 2-core machine (bench/first_use.py): the first-compile notice."""
 
 
 def kernels_origin(kernels: Kernels) -> tuple[str, str]:
