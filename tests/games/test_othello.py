@@ -8,6 +8,7 @@ import pytest
 
 from tests.games import othello_reference as reference
 from tests.playouts import perft
+from zerosum.envs import othello_v0
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.othello import Othello
 from zerosum.games.othello.knowledge import HEURISTICS
@@ -20,7 +21,7 @@ SIZES = [{}, {"size": 6}, {"size": 10}]
 @pytest.mark.parametrize("variant", SIZES)
 def test_conformance_kit(variant):
     g = make_game("othello", **variant)
-    report = check_game(g, games=6 if variant else 10, seed=1, search_depth=2, search_positions=4, env=False)
+    report = check_game(g, games=6 if variant else 10, seed=1, search_depth=2, search_positions=4, env=not variant)
     assert report.transpositions > 0  # the key check saw other move orders
 
 
@@ -250,4 +251,20 @@ def test_corners_first_ordering_hint():
     scores = np.zeros(6)
     G.kernels.order(G.params, G.initial_state(), moves, 6, scores)
     assert list(scores) == [4.0, -1.0, -2.0, 1.0, 0.0, 0.0]
+
+
+def test_the_env_docstring_table_matches_the_spaces():
+    env = othello_v0.env()
+    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", othello_v0.__doc__)
+    shape = env.observation_space("player_0")["observation"].shape
+    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", othello_v0.__doc__)
+
+
+def test_rgb_array_draws_the_discs():
+    env = othello_v0.env(render_mode="rgb_array")
+    env.reset()
+    img = env.render()
+    assert img.dtype == np.uint8 and img.shape == (8 * 48 + 48, 8 * 48 + 48, 3)
+    assert tuple(img[24 + 3 * 48 + 24, 24 + 4 * 48 + 24]) == (20, 20, 20)  # black's disc on e4
+    assert tuple(img[24 + 3 * 48 + 24, 24 + 3 * 48 + 24]) == (245, 245, 245)  # white's disc on d4
 
