@@ -268,3 +268,70 @@ def test_rgb_array_draws_the_discs():
     assert tuple(img[24 + 3 * 48 + 24, 24 + 4 * 48 + 24]) == (20, 20, 20)  # black's disc on e4
     assert tuple(img[24 + 3 * 48 + 24, 24 + 3 * 48 + 24]) == (245, 245, 245)  # white's disc on d4
 
+
+# ---- everything the kit gives plays it ---------------------------------------------------------
+def midgame(game, plies, seed):
+    rng = np.random.default_rng(seed)
+    s = game.initial_state()
+    for _ in range(plies):
+        s = game.apply(s, int(rng.choice(game.legal_actions(s))))
+    return s
+
+
+def test_searches_play_it():
+    from zerosum.search import MCTS, AlphaBeta, minimax
+
+    s = midgame(G, 12, 0)
+    legal = {int(a) for a in G.legal_actions(s)}
+    for name in ("classic", "mobility"):
+        ab = AlphaBeta(G, name).search(s, 3, seed=1)
+        assert ab.action in legal and ab.value == minimax(G, s, 3, heuristic=name).value
+    assert AlphaBeta(G).search(s, time=0.05).action in legal
+    r = MCTS(G).search(s, sims=200, seed=0)
+    assert r.action in legal and r.stats.simulations == 200
+    # a forced pass reaches the searches as the one legal action
+    must_pass = G.position(["xo......"] + ["........"] * 7, to_move="white")
+    assert AlphaBeta(G).search(must_pass, 2).action == 64 and MCTS(G).search(must_pass, sims=20).action == 64
+    # the end of the game is solved exactly on 4x4: the second player (white) wins
+    small = make_game("othello", size=4)
+    assert AlphaBeta(small, "zero").search(small.initial_state(), small.max_game_length).value < 0
+
+
+def test_make_vec_with_an_alphabeta_opponent():
+    from zerosum.envs import make_vec
+
+    env = make_vec("othello_v0", 4, opponent="alphabeta(depth=2)", seed=0)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(80):
+        masks = env.action_masks()  # all zeros in a lane that resets at this step (next-step autoreset)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, rewards, term, _, _ = env.step(actions)
+        assert obs.shape[0] == 4 and set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        finished += int(term.sum())
+    assert finished > 0
+
+
+def test_batched_search_and_an_untrained_alphazero_agent(tmp_path):
+    pytest.importorskip("torch")
+    from zerosum.agents import make_agent
+    from zerosum.nets import NetConfig, build_network, save_network
+    from zerosum.search import BatchedSearch, uniform_evaluator
+
+    states = [midgame(G, k, k) for k in (0, 5, 11)]
+    search = BatchedSearch(G, lanes=len(states))
+    for lane, s in enumerate(states):
+        search.set_root(lane, s, seed=lane)
+    out = search.run(uniform_evaluator, sims=16)
+    for lane, s in enumerate(states):
+        assert int(out.action[lane]) in {int(a) for a in G.legal_actions(s)}
+    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
+    path = save_network(tmp_path / "net.pt", build_network(G, config), G, config)
+    for spec in (f"alphazero(path={path}, sims=0)", f"alphazero(path={path}, sims=8)"):
+        agent = make_agent(spec, rng=0)
+        agent.prepare(G)
+        s = G.initial_state()
+        for _ in range(16):
+            s = G.apply(s, agent.act(G, s))
+        assert G.counts(s)[0] + G.counts(s)[1] == 20
