@@ -50,8 +50,47 @@ counts and on every other step. Through `env()`, an illegal action ends the game
 to its author.
 
 **Variants.** `size` (4, 6, 8 or 10; default 8). OpenSpiel has 8x8 only, so the other
-sizes are zerosum's: the same rules from the four centre discs. 6x6 is solved (Feinstein,
-1993: perfect play gives white a 16-20 win); 4x4 too (white wins 3-11).
+sizes are zerosum's: the same rules from the four centre discs. 6x6 was solved by Feinstein
+(1993: white, moving second, wins 20-16 with perfect play); 4x4 is small enough that
+alpha-beta solves it here in a moment (white wins; see the tests).
+
+**Heuristics** (for alpha-beta: `alphabeta(heuristic=NAME)`; from the Othello literature,
+Rosenbloom's IAGO and Buro's Logistello papers; each compiled, scored own minus the
+opponent's, and checked by `zerosum.testing.check_heuristic`):
+
+| name | what it counts |
+|---|---|
+| `classic` (default) | 4 x mobility + corners + 4 x stability |
+| `mobility` | legal placements |
+| `corners` | corners held (25 each); X- (8) and C-squares (4) by an empty corner count against |
+| `stability` | discs that can never be turned over (each line through them full or anchored) |
+
+The move-ordering hint tries corners first, then edges, the other squares, C-squares and
+X-squares last.
+
+**Figures** (a shared 2-core machine; each with the command that gives it):
+
+* *Equal to OpenSpiel at every step.* `python bench/othello.py --games 1000`: 1,000 random
+  games, 61,337 positions compared on both sides (legal actions, board, player to move,
+  terminal flag, returns), 442 passes among them, no difference; `tests/games/test_othello.py`
+  plays 60 more on its own seed. OpenSpiel has 8x8 only: the 4x4, 6x6 and 10x10 boards are
+  compared with a plain reference (`tests/games/othello_reference.py`, a walk square by square).
+* *Perft* (move sequences of exactly d plies from the start, a pass counted as a move, as
+  OpenSpiel counts them; `python bench/othello.py --depth 10`, and the tests):
+
+| depth | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |
+|---|---|---|---|---|---|---|---|---|---|---|
+| 8x8 | 4 | 12 | 56 | 244 | 1,396 | 8,200 | 55,092 | 390,216 | 3,005,288 | 24,571,056 |
+| 6x6 | 4 | 12 | 56 | 244 | 1,364 | 7,604 | | | | |
+| 4x4 | 4 | 12 | 44 | 128 | 424 | 1,256 | 3,624 | | | |
+| 10x10 | 4 | 12 | 56 | 244 | 1,396 | 8,200 | | | | |
+
+  8x8 equals the published counts to depth 9; at depth 10 the published 24,571,284 also
+  counts the 228 games that end after exactly 9 plies once more (there a finished game
+  passes again; here and in OpenSpiel it has no legal action).
+* *Speed.* `python bench/game_api.py --only othello`: the loop a user writes
+  (`legal = game.legal_actions(s); s = game.apply(s, int(legal[i]))`) plays 349 k random
+  moves/s against pyspiel's 65 k in the same process, 5.4x (load 9.7 on 2 cores).
 
 **Render modes.** `ansi` and `human` give the text board (x black, o white), the disc
 counts and who is to move; `rgb_array` a green board with black and white discs.
