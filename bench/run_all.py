@@ -48,6 +48,7 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("training.py", None, ["opponent_cost", "--steps", "3000", "--repeat", "3"], 1800),
     ("vs_previous.py", None, [], 1800),
     ("vs_release.py", None, [], 3600),
+    ("strength.py", None, ["--games", "100"], 6 * 3600),  # each game of issue 47 against OpenSpiel's MCTSBot(1000)
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 
