@@ -34,6 +34,7 @@ GAMES: dict[str, type[Game] | str] = {
     "halma": "zerosum.games.halma:Halma",
     "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
     "connect_four": "zerosum.games.connect_four:ConnectFour",
+    "hex": "zerosum.games.hex:Hex",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
