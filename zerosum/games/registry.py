@@ -45,6 +45,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "halma_v0": ("zerosum.envs.halma_v0", "halma"),
     "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
     "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
+    "hex_v0": ("zerosum.envs.hex_v0", "hex"),
 }
 """Env name -> (env module, game name)"""
 
