@@ -1,6 +1,8 @@
 """Hex: the conformance kit, perft and the OpenSpiel cross-check at every step, scripted
 games, the pie rule, positions, errors and the heuristics."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -252,3 +254,70 @@ def test_heuristic_values():
     assert d(g.params, s, 0) == 300
     s = play(g, "c3")  # black four stones away (potential 5), white five (6)
     assert d(g.params, s, 0) == 100 and t(g.params, s, 0) > 0 > t(g.params, s, 1)
+
+
+# ---- the kit's engines on Hex ---------------------------------------------------------------
+RACE = "c1 a5 c2 b5 c3 d5 c4 e5"  # 5x5: both need c5, black to move wins there and loses anywhere else
+
+
+def test_alphabeta_and_minimax_solve_three_by_three():
+    """The first player wins 3x3 (from the centre); alpha-beta and minimax agree, and a
+    winning chain is found at once."""
+    from zerosum.search import alphabeta, minimax
+
+    g = make_game("hex", board_size=3)
+    result = alphabeta(g, g.initial_state(), depth=9)
+    assert result.value > 0 and g.action_to_string(result.action) == "b2"
+    s = play(g, "b2 a1")
+    assert minimax(g, s, depth=7).value == alphabeta(g, s, depth=7).value > 0
+    g = make_game("hex", board_size=5)
+    s = play(g, RACE)
+    for name in ("distance", "two_distance"):
+        assert g.action_to_string(alphabeta(g, s, depth=2, heuristic=name).action) == "c5"
+
+
+def test_mcts_and_search_agents_play_legal_moves():
+    from zerosum.agents import make_agent
+    from zerosum.search import mcts
+
+    g = make_game("hex", board_size=5, swap=True)
+    result = mcts(g, play(g, RACE), sims=400, seed=0)
+    assert g.action_to_string(result.action) == "c5" and result.value > 0
+    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=distance)", G.default_opponent):
+        agent = make_agent(spec, rng=0)
+        agent.prepare(g)
+        state = play(g, "b4")
+        assert int(agent.act(g, state)) in set(g.legal_actions(state).tolist())
+
+
+def test_vector_env_with_an_alphabeta_opponent():
+    from zerosum.envs import make_vec
+
+    env = make_vec("hex_v0", 3, opponent="alphabeta(depth=1)", seed=0, board_size=5, swap=True)
+    env.reset()
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(40):
+        # a lane whose episode just ended has an empty mask: its next step resets it, whatever the action
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
+        _, reward, terminated, _, _ = env.step(actions)
+        ends += int(terminated.sum())
+        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
+    assert ends > 0
+
+
+def test_play_reads_cells_and_swap():
+    from zerosum.cli.play import play_main
+
+    typed = iter(["help a", "hint", "swap", "quit"])
+    out: list[str] = []
+    assert play_main(["hex", "--variant", "board_size=5", "swap=true", "--opponent", "mcts(sims=30)", "--second",
+                      "--seed", "0"], input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
+    text = "\n".join(out)
+    assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
+    first = re.search(r"engine \(player 0\) plays ([a-e])([1-5])", text)
+    swapped = "abcde"[int(first.group(2)) - 1] + str("abcde".index(first.group(1)) + 1)  # (r, c) -> (c, r)
+    g = make_game("hex", board_size=5, swap=True)
+    s = play(g, f"{first.group(1)}{first.group(2)} swap")
+    assert g.cells(s)[int(swapped[1]) - 1]["abcde".index(swapped[0])] == "o"
+    assert g.render(s).splitlines()[int(swapped[1])] in text  # the swapped stone's row, as the board showed it

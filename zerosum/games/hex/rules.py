@@ -85,32 +85,38 @@ def row_fill(x: int, m: int) -> int:  # pragma: no cover - compiled
 
 
 @helper
-def fill(s: State, region: int, out: State, target: int, rows: int) -> None:  # pragma: no cover - compiled
-    """Grow the set at ``out[target:target+rows]`` to every cell of ``s[region:region+rows]``
-    (a set of stones holding it) that it connects to: row sweeps down and up until nothing
-    changes (a sweep adds at least one cell, so at most one sweep a cell)."""
+def fill(s: State, region: int, out: State, target: int, rows: int,
+         r0: int) -> None:  # pragma: no cover - compiled
+    """Grow the set at ``out[target:target+rows]``, closed but for new runs in row ``r0``,
+    to every cell of ``s[region:region+rows]`` (a set of stones holding it) that it connects
+    to: row sweeps down and up over the rows that changed and their neighbours, until
+    nothing changes (a sweep adds at least one cell, so at most one sweep a cell). Each row
+    of the set stays a union of whole runs of the region's row, so a row none of whose
+    neighbours brings a new cell is skipped."""
+    lo = r0
+    hi = r0
     for _ in range(rows * 32):
         changed = False
-        for r in range(rows):
-            x = out[target + r]
-            if r > 0:
-                above = out[target + r - 1]
-                x |= above | (above >> 1)
-            m = s[region + r]
-            x = row_fill(x & m, m)
-            if x != out[target + r]:
-                out[target + r] = x
+        first = lo - 1 if lo > 0 else 0
+        last = hi + 1 if hi < rows - 1 else rows - 1
+        for step in range(2):  # a sweep down, then one up
+            for i in range(first, last + 1):
+                r = i if step == 0 else first + last - i
+                x = out[target + r]
+                if r > 0:
+                    above = out[target + r - 1]
+                    x |= above | (above >> 1)
+                if r < rows - 1:
+                    below = out[target + r + 1]
+                    x |= below | (below << 1)
+                m = s[region + r]
+                x &= m
+                if (x & ~out[target + r]) == 0:
+                    continue
+                out[target + r] = row_fill(x, m)
                 changed = True
-        for r in range(rows - 1, -1, -1):
-            x = out[target + r]
-            if r < rows - 1:
-                below = out[target + r + 1]
-                x |= below | (below << 1)
-            m = s[region + r]
-            x = row_fill(x & m, m)
-            if x != out[target + r]:
-                out[target + r] = x
-                changed = True
+                lo = min(lo, r)
+                hi = max(hi, r)
         if not changed:
             return
 
@@ -193,11 +199,11 @@ def place(params: Params, child: State, p: int, r: int, c: int) -> bool:  # prag
     a = first == 0 or touches(child, edge_a, rows, r, b)
     z = first == last or touches(child, edge_b, rows, r, b)
     if a:
-        child[edge_a + r] |= b
-        fill(child, stones, child, edge_a, rows)
+        child[edge_a + r] = row_fill(child[edge_a + r] | b, child[stones + r])
+        fill(child, stones, child, edge_a, rows, r)
     if z:
-        child[edge_b + r] |= b
-        fill(child, stones, child, edge_b, rows)
+        child[edge_b + r] = row_fill(child[edge_b + r] | b, child[stones + r])
+        fill(child, stones, child, edge_b, rows, r)
     return a and z
 
 
