@@ -49,7 +49,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("pentago", {"win_before_rotation": False}, "pentago", True),
          ("nine_mens_morris", {}, "nine_mens_morris", True),
          ("connect_four", {}, "connect_four", True),
-         ("othello", {}, "othello", True))
+         ("othello", {}, "othello", True),
+         ("hex", {}, "hex", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

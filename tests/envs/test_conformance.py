@@ -33,6 +33,9 @@ CASES = [
     ("othello_v0", {}),
     ("othello_v0", {"size": 6}),
     ("othello_v0", {"size": 10}),
+    ("hex_v0", {}),
+    ("hex_v0", {"board_size": 5, "swap": True}),
+    ("hex_v0", {"num_rows": 4, "num_cols": 7}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

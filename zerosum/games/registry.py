@@ -35,6 +35,7 @@ GAMES: dict[str, type[Game] | str] = {
     "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
     "connect_four": "zerosum.games.connect_four:ConnectFour",
     "othello": "zerosum.games.othello:Othello",
+    "hex": "zerosum.games.hex:Hex",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -46,6 +47,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
     "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
     "othello_v0": ("zerosum.envs.othello_v0", "othello"),
+    "hex_v0": ("zerosum.envs.hex_v0", "hex"),
 }
 """Env name -> (env module, game name)"""
 

@@ -1,0 +1,223 @@
+"""Hex's search knowledge: connection distances from the literature, centre first.
+
+Both heuristics measure, for each player, how far it is from joining its two edges on the
+graph where its own stones cost nothing (a chain of its stones is one node: the empty cells
+next to it are next to one another, and next to the edge it touches) and the opponent's
+stones are walls. A player's *potential* is ``min over empty cells x of d(x, first edge)
++ d(x, second edge)``; a position scores the opponent's potential minus the mover's (lower
+is better), by absolute player, so ``h(s, 0) == -h(s, 1)``.
+
+* ``distance``: ``d`` is the shortest-path distance, the empty cells a player still has to
+  fill (the simplest "resistance" measure; van Rijswijck, *Search and evaluation in Hex*,
+  2002).
+* ``two_distance``: Queenbee's two-distance (van Rijswijck 2000; Anshelevich's Hexy
+  discusses it too): a cell next to the edge is at 1, any other cell at one more than its
+  *second*-best neighbour, because the opponent to move blocks the best one. Ties are
+  broken by Queenbee's mobility, the number of cells on which a potential is reached.
+
+Values are ``SCALE * (opponent's potential - own)`` (+ the mobility difference for
+``two_distance``), clipped to +-HEURISTIC_LIMIT. A side whose edges no chain of two-distance
+joins has potential ``2 * (cells + 1)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zerosum.games.hex.rules import P_COLS, P_NEIGHBOURS, P_ROWS, S_BOARDS
+from zerosum.games.kit import HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, \
+    helper, kernel
+
+SCALE = 100.0
+"""Weight of one cell of potential (the mobility tie-break counts 1 a cell)."""
+_EMPTY, _OWN, _OPPONENT = 0, 1, 2
+
+
+@helper
+def _on_edge(p: int, edge: int, x: int, rows: int, cols: int) -> bool:  # pragma: no cover - compiled
+    """Whether cell ``x`` lies on player ``p``'s first (``edge`` 0) or second edge."""
+    if p == 0:
+        return x < cols if edge == 0 else x >= (rows - 1) * cols
+    c = x % cols
+    return c == 0 if edge == 0 else c == cols - 1
+
+
+@helper
+def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Player ``p``'s potential (see the module docstring) with ``need`` = 1 (shortest path)
+    or 2 (two-distance), and the number of empty cells on which it is reached."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    n = rows * cols
+    big = n + 1
+    own = S_BOARDS + 3 * p * rows
+    opp = S_BOARDS + 3 * (1 - p) * rows
+    colour = np.empty(n, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            colour[r * cols + c] = _OWN if (s[own + r] >> c) & 1 else _OPPONENT if (s[opp + r] >> c) & 1 else _EMPTY
+    # the chains of own stones: their liberties, and which edges they touch
+    group = np.full(n, -1, np.int64)
+    lib_start = np.empty(n + 1, np.int64)
+    touch = np.zeros((2, n), np.bool_)
+    libs = np.empty(6 * n, np.int64)
+    stack = np.empty(n, np.int64)
+    stamp = np.zeros(n, np.int64)
+    tick = 0
+    groups = 0
+    nlibs = 0
+    for i in range(n):
+        if colour[i] != _OWN or group[i] >= 0:
+            continue
+        g = groups
+        groups += 1
+        tick += 1
+        lib_start[g] = nlibs
+        group[i] = g
+        stack[0] = i
+        top = 1
+        while top > 0:
+            top -= 1
+            y = stack[top]
+            if _on_edge(p, 0, y, rows, cols):
+                touch[0, g] = True
+            if _on_edge(p, 1, y, rows, cols):
+                touch[1, g] = True
+            for k in range(6):
+                z = params[P_NEIGHBOURS + 6 * y + k]
+                if z < 0:
+                    break
+                if colour[z] == _OWN and group[z] < 0:
+                    group[z] = g
+                    stack[top] = z
+                    top += 1
+                elif colour[z] == _EMPTY and stamp[z] != tick:
+                    stamp[z] = tick
+                    libs[nlibs] = z
+                    nlibs += 1
+    lib_start[groups] = nlibs
+    gstamp = np.zeros(n, np.int64)
+    total = np.zeros(n, np.int64)
+    d = np.empty(n, np.int64)
+    count = np.empty(n, np.int64)
+    queue = stack  # reused: the breadth-first queue of each edge's pass
+    for edge in range(2):
+        for x in range(n):
+            d[x] = big
+            count[x] = 0
+        tail = 0
+        for x in range(n):  # the edge's neighbours: its empty cells and the liberties of chains on it
+            if colour[x] == _EMPTY and _on_edge(p, edge, x, rows, cols):
+                d[x] = 1
+                queue[tail] = x
+                tail += 1
+        for g in range(groups):
+            if touch[edge, g]:
+                for j in range(lib_start[g], lib_start[g + 1]):
+                    x = libs[j]
+                    if d[x] == big:
+                        d[x] = 1
+                        queue[tail] = x
+                        tail += 1
+        head = 0
+        while head < tail:
+            y = queue[head]
+            head += 1
+            tick += 1
+            stamp[y] = tick
+            for k in range(6):
+                z = params[P_NEIGHBOURS + 6 * y + k]
+                if z < 0:
+                    break
+                if colour[z] == _EMPTY:
+                    first, last = z, z + 1
+                elif colour[z] == _OWN and gstamp[group[z]] != tick:
+                    gstamp[group[z]] = tick
+                    first, last = -1 - group[z], 0  # a chain: its liberties
+                else:
+                    continue
+                if first >= 0:
+                    lo, hi, direct = first, last, True
+                else:
+                    g = -1 - first
+                    lo, hi, direct = lib_start[g], lib_start[g + 1], False
+                for j in range(lo, hi):
+                    x = j if direct else libs[j]
+                    if stamp[x] == tick:
+                        continue
+                    stamp[x] = tick
+                    if d[x] == big:
+                        count[x] += 1
+                        if count[x] >= need:
+                            d[x] = d[y] + 1
+                            queue[tail] = x
+                            tail += 1
+        for x in range(n):
+            total[x] += d[x]
+    best = 2 * big
+    ways = 0
+    for x in range(n):
+        if colour[x] == _EMPTY:
+            if total[x] < best:
+                best = total[x]
+                ways = 1
+            elif total[x] == best:
+                ways += 1
+    return best, ways
+
+
+@helper
+def _clip(v: float) -> float:  # pragma: no cover - compiled
+    return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
+
+
+@kernel(HEURISTIC)
+def distance(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
+    """Shortest connection (own stones free), the opponent's minus the player's."""
+    p0 = _potential(params, s, 0, 1)[0]
+    p1 = _potential(params, s, 1, 1)[0]
+    v = SCALE * (p1 - p0)
+    return _clip(v if player == 0 else -v)
+
+
+@kernel(HEURISTIC)
+def two_distance(params: Params, s: State, player: int) -> float:  # pragma: no cover - compiled
+    """Queenbee's two-distance potential, the opponent's minus the player's, mobility as
+    the tie-break."""
+    p0, m0 = _potential(params, s, 0, 2)
+    p1, m1 = _potential(params, s, 1, 2)
+    v = SCALE * (p1 - p0) + (m0 - m1)
+    return _clip(v if player == 0 else -v)
+
+
+@kernel(ORDER)
+def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover - compiled
+    """Cells next to stones first, then the centre (hex distance from the middle of the
+    rhombus); the swap last."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    mid_r = (rows - 1) / 2.0
+    mid_c = (cols - 1) / 2.0
+    for i in range(n):
+        a = moves[i]
+        if a >= rows * cols:
+            scores[i] = -1e6
+            continue
+        dr = a // cols - mid_r
+        dc = a % cols - mid_c
+        score = -max(abs(dr), abs(dc), abs(dr + dc))
+        for k in range(6):
+            z = params[P_NEIGHBOURS + 6 * a + k]
+            if z < 0:
+                break
+            r = z // cols
+            if ((s[S_BOARDS + r] | s[S_BOARDS + 3 * rows + r]) >> (z - r * cols)) & 1:
+                score += 2.0
+        scores[i] = score
+
+
+HEURISTICS = {
+    "distance": Heuristic("distance", distance, "shortest connection with own stones free, opponent's minus own",
+                          symmetric=True),
+    "two_distance": Heuristic("two_distance", two_distance,
+                              "Queenbee's two-distance potential, opponent's minus own, mobility tie-break",
+                              symmetric=True),
+}
