@@ -41,7 +41,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
 from zerosum.games.breakthrough import knowledge, rules
 from zerosum.games.breakthrough.rules import NUM_DIRECTIONS, S_P0, S_P1, S_TO_MOVE, geometry, starting_pieces
 from zerosum.games.kit import (
