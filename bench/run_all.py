@@ -25,6 +25,7 @@ SCRIPTS: list[tuple[str, list[str], int]] = [
     ("env_throughput.py", ["--seconds", "3"], 120),
     ("search.py", ["--repeat", "10"], 300),
     ("game_api.py", ["--games", "300"], 300),
+    ("breakthrough.py", ["--quick"], 300),
     ("pentago.py", ["--quick"], 300),
     ("nine_mens_morris.py", ["--quick"], 300),
     ("halma.py", ["--quick"], 300),
