@@ -2,6 +2,7 @@
 
 For each game OpenSpiel also has (tic-tac-toe, Nim under OpenSpiel's misère default,
 Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Othello), the same loop a user
+Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Breakthrough), the same loop a user
 writes, on both sides::
 
     while not game.is_terminal(s):                 while not st.is_terminal():
@@ -50,7 +51,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("nine_mens_morris", {}, "nine_mens_morris", True),
          ("connect_four", {}, "connect_four", True),
          ("othello", {}, "othello", True),
-         ("hex", {}, "hex", True))
+         ("hex", {}, "hex", True),
+         ("breakthrough", {}, "breakthrough", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

@@ -36,6 +36,7 @@ GAMES: dict[str, type[Game] | str] = {
     "connect_four": "zerosum.games.connect_four:ConnectFour",
     "othello": "zerosum.games.othello:Othello",
     "hex": "zerosum.games.hex:Hex",
+    "breakthrough": "zerosum.games.breakthrough:Breakthrough",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -48,6 +49,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
     "othello_v0": ("zerosum.envs.othello_v0", "othello"),
     "hex_v0": ("zerosum.envs.hex_v0", "hex"),
+    "breakthrough_v0": ("zerosum.envs.breakthrough_v0", "breakthrough"),
 }
 """Env name -> (env module, game name)"""
 
