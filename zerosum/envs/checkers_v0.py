@@ -72,7 +72,7 @@ forcing moves (the quiescence search's) are the jumps.
 
 **Perft** (8x8, move sequences from the start): 7, 49, 302, 1469, 7361, 36768, the same
 as OpenSpiel's and as Aart Bik's published table, which counts a multi-jump as one move
-(no capture can happen in the first six plies); counting whole moves, the rules give Bik's
+(no multi-jump can happen in the first six plies); counting whole moves, the rules give Bik's
 179740 at depth 7 and beyond (`python bench/checkers.py perft`).
 
 **Version history.** v0: first release.
