@@ -106,6 +106,7 @@ class Checkers(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "mobility"
+    default_opponent = "alphabeta(time=0.1)"  # with mobility and quiescence on jumps; see the env page's strength
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``rows * columns * 8`` actions; at most 4 moves a piece; a game lasts at most

@@ -13,7 +13,9 @@ Each heuristic below is one step of that ladder, scored white minus black and re
   cannot crown on a square a man stands on);
 * ``mobility``: ``back_rank`` + 4 per step a side's pieces could make if it were to move
   (forced captures aside) + 2 per row a man has advanced + 6 per piece on the four central
-  dark squares of its board area (Samuel's MOB, ADV and CENT).
+  dark squares of its board area (Samuel's MOB, ADV and CENT), + 300 x (own pieces - the
+  opponent's) / all pieces: the side ahead gains by trading pieces off (every engine's
+  "trade when ahead"), which also keeps a won ending from drifting into the 40-ply draw.
 
 The ordering hint puts jumps first (a checkers position offers only jumps or only steps,
 so this matters in the search's generic code), then moves that crown, then moves of men
@@ -31,7 +33,7 @@ from zerosum.games.kit import (
     FORCING, HEURISTIC, ONGOING, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel,
 )
 
-_MAN, _KING, _BACK, _STEP, _ADVANCE, _CENTRE = 100.0, 150.0, 12.0, 4.0, 2.0, 6.0
+_MAN, _KING, _BACK, _STEP, _ADVANCE, _CENTRE, _TRADE = 100.0, 150.0, 12.0, 4.0, 2.0, 6.0, 300.0
 
 
 @helper
@@ -39,6 +41,7 @@ def _terms(params: Params, s: State, king_value: float, back: float, positional:
     """White's score minus black's (see the module docstring for the terms)."""
     rows, cols = params[P_ROWS], params[P_COLS]
     score = 0.0
+    count0 = count1 = 0
     mid_r0, mid_c0 = rows // 2 - 1, cols // 2 - 1
     for r in range(rows):
         for c in range(1 - (r & 1), cols, 2):
@@ -47,6 +50,10 @@ def _terms(params: Params, s: State, king_value: float, back: float, positional:
             if piece == EMPTY:
                 continue
             sign = 1.0 if piece <= KING0 else -1.0
+            if piece <= KING0:
+                count0 += 1
+            else:
+                count1 += 1
             if piece & 1:  # a man (MAN0, MAN1 are odd, kings even)
                 score += sign * _MAN
                 if (piece == MAN0 and r == rows - 1) or (piece == MAN1 and r == 0):
@@ -67,6 +74,8 @@ def _terms(params: Params, s: State, king_value: float, back: float, positional:
                 rr, cc = r + DIR_ROWS[d], c + DIR_COLS[d]
                 if 0 <= rr < rows and 0 <= cc < cols and s[S_CELLS + rr * cols + cc] == EMPTY:
                     score += sign * _STEP
+    if positional and count0 + count1 > 0:
+        score += _TRADE * (count0 - count1) / (count0 + count1)  # the side ahead gains by trading
     return score
 
 
@@ -134,5 +143,6 @@ HEURISTICS = {
     "kings": Heuristic("kings", kings, "100 per man, 150 per king", symmetric=True),
     "back_rank": Heuristic("back_rank", back_rank, "kings + 12 per man on its own back row", symmetric=True),
     "mobility": Heuristic("mobility", mobility, "back_rank + 4 per step, 2 per row advanced, 6 per centre piece "
-                          "(Samuel's MOB, ADV, CENT)", symmetric=True),
+                          "(Samuel's MOB, ADV, CENT), 300 x piece difference / pieces (trade when ahead)",
+                          symmetric=True),
 }
