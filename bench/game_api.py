@@ -48,7 +48,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("nim", {"misere": True}, "nim", False),
          ("pentago", {"win_before_rotation": False}, "pentago", True),
          ("nine_mens_morris", {}, "nine_mens_morris", True),
-         ("connect_four", {}, "connect_four", True))
+         ("connect_four", {}, "connect_four", True),
+         ("checkers", {}, "checkers", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:
