@@ -65,3 +65,19 @@ def test_the_vector_env_plays_against_alphabeta():
         ended += int(terminated.sum())
     assert ended > 0  # random play loses to alpha-beta in 200 steps, lanes reset themselves
     env.close()
+
+
+def test_play_reads_standard_numbers_and_coordinates_with_help_and_hint():
+    from tests.cli.test_play import Scripted
+    from zerosum.cli.play import PlaySession
+
+    typed = iter(["help", "11-15", "help", "hint", "d4xb6", "quit"])
+    out: list[str] = []
+    session = PlaySession(G, Scripted(["b6c5"]), {0}, "alphabeta(depth=2)",
+                          input_fn=lambda prompt: (out.append(prompt), next(typed))[1], output_fn=out.append)
+    assert session.run() == 0
+    text = "\n".join(out)
+    assert "legal moves (7 of 7):" in text and "legal moves (1 of 1):\n  d4b6" in text  # the capture is forced
+    assert "hint: d4b6" in text
+    assert session.actions[:3] == [338, G.string_to_action("b6c5"), G.string_to_action("d4b6")]
+    assert len(session.actions) == 4  # black's forced recapture, then quit
