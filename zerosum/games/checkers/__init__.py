@@ -106,7 +106,10 @@ class Checkers(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "mobility"
-    default_opponent = "alphabeta(time=0.1)"  # with mobility and quiescence on jumps; see the env page's strength
+    # mobility with quiescence on jumps. Quick matches at 0.1 s a move, 16 games from 4 random plies (zerosum
+    # match "alphabeta(time=0.1)" SPEC --game checkers --max-games 16 --opening-plies 4, load ~24 on 2 cores):
+    # W/D/L 6/7/3 against quiescence=False, 8/7/1 against heuristic=kings, 15/1/0 against mcts(time=0.1)
+    default_opponent = "alphabeta(time=0.1)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``rows * columns * 8`` actions; at most 4 moves a piece; a game lasts at most
