@@ -52,7 +52,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("connect_four", {}, "connect_four", True),
          ("othello", {}, "othello", True),
          ("hex", {}, "hex", True),
-         ("breakthrough", {}, "breakthrough", True))
+         ("breakthrough", {}, "breakthrough", True),
+         ("checkers", {}, "checkers", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

@@ -38,6 +38,7 @@ CASES = [
     ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 4, "x_in_row": 3}),
     ("hex", {}), ("hex", {"board_size": 5, "swap": True}), ("hex", {"num_rows": 4, "num_cols": 7}),
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 7}),
+    ("checkers", {}), ("checkers", {"rows": 7, "columns": 7}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends

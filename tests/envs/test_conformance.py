@@ -38,6 +38,8 @@ CASES = [
     ("hex_v0", {"num_rows": 4, "num_cols": 7}),
     ("breakthrough_v0", {}),
     ("breakthrough_v0", {"rows": 5, "columns": 7}),
+    ("checkers_v0", {}),
+    ("checkers_v0", {"rows": 7, "columns": 7}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

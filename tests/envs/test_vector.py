@@ -436,7 +436,8 @@ def test_sb3_vec_env_under_maskable_ppo():
 from tests.test_new_game_guide import package  # noqa: E402, F401 - the guide's Hexapawn, built as a user would
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "nim", "connect_four", "pentago", "nine_mens_morris", "halma"])
+@pytest.mark.parametrize("name", ["tictactoe", "nim", "connect_four", "pentago", "nine_mens_morris", "halma",
+                                  "checkers"])
 def test_batched_rules_equal_the_game_api(name):
     from zerosum.games.kit.batched import batched
 

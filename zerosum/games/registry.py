@@ -37,6 +37,7 @@ GAMES: dict[str, type[Game] | str] = {
     "othello": "zerosum.games.othello:Othello",
     "hex": "zerosum.games.hex:Hex",
     "breakthrough": "zerosum.games.breakthrough:Breakthrough",
+    "checkers": "zerosum.games.checkers:Checkers",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -50,6 +51,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "othello_v0": ("zerosum.envs.othello_v0", "othello"),
     "hex_v0": ("zerosum.envs.hex_v0", "hex"),
     "breakthrough_v0": ("zerosum.envs.breakthrough_v0", "breakthrough"),
+    "checkers_v0": ("zerosum.envs.checkers_v0", "checkers"),
 }
 """Env name -> (env module, game name)"""
 
