@@ -30,6 +30,8 @@ CASES = [
     ("nine_mens_morris_v0", {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}),
     ("connect_four_v0", {}),
     ("connect_four_v0", {"rows": 5, "columns": 4, "x_in_row": 3}),
+    ("gomoku_v0", {}),
+    ("gomoku_v0", {"size": 7, "connect": 4, "wrap": True}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

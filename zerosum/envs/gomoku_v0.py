@@ -13,8 +13,55 @@
 (The table is for the default 15x15 board; the shapes follow `size`.)
 
 Two players take turns placing a stone on an empty cell; `player_0` (X, black) moves
-first. The first to make five or more in a row (row, column or diagonal) wins; a full
-board without one is a draw. The rules, parameters and actions are OpenSpiel's `gomoku`.
+first. The first to make a line of five or more stones (row, column or diagonal) wins; a
+full board without one is a draw. The rules, parameters, actions and observation planes
+are OpenSpiel's `gomoku`, equal to it at every step of random games
+(tests/games/test_gomoku.py).
+
+**Observation.** A dict: `observation` is an int8 array (size, size, 3) from the
+observer's side, indexed [row, col, plane] with row 0 at the top: plane 0 the observer's
+stones, plane 1 the opponent's, plane 2 all ones when the observer is to move (for
+`player_0` these are OpenSpiel's three planes: black, white, black to move).
+`action_mask` is an int8 vector of size*size, all zeros for the agent not to move.
+
+**Actions.** `action = row*size + col`, row 0 at the top (OpenSpiel's row-major cell).
+Readable names (the CLI) are the column letter and the row counted from 1 at the
+bottom, so the centre of the 15x15 board, action 112, is `h8`; OpenSpiel's `7,7` reads
+too::
+
+             a   b   c  ...   h  ...   o
+        15   0   1   2  ...   7  ...  14     row 0 (the top)
+        14  15  16  17  ...  22  ...  29
+        ...
+         8 105 106 107  ... 112  ... 119     h8 = 112, the centre
+        ...
+         1 210 211 212  ... 217  ... 224     row 14 (the bottom)
+
+**Rewards.** +1 to the player who makes the line and -1 to the other (the reverse with
+`anti=True`), 0 for a draw and on every other step. Through `env()`, an illegal action
+(a taken cell) ends the game with -1 to its author.
+
+**Variants.** OpenSpiel's parameters except `dims` (boards of more dimensions): `size`
+(int 1..19, default 15: the side of the board; 19 is the Go board), `connect` (int 1 to
+`size`, default 5: stones in a row that win; an overline wins too), `anti` (default
+False; True: the player who makes a line loses) and `wrap` (default False; True: the
+board is a torus, lines run over the edges). Example: `gomoku_v0.env(size=9,
+connect=4)`. A `connect` larger than the board is refused (`VariantError: connect=16 is
+not allowed: an int from 1 to 15 ...`).
+
+**Heuristics** (for alpha-beta; `zerosum.games.gomoku.knowledge`). Every line is cut into
+windows of `connect` cells; a window holding stones of one side only can still become
+that side's line. `windows` weighs each side's windows 1, 6, 36, 216 by stones (the tuple
+evaluation). `threats` (the default) adds open threes (windows of six with both ends
+empty and three stones inside) and reads fours with the side to move: a four for the
+mover is a win next move, two winning cells against it a loss, an open three with no
+four against it an open four. The move-ordering hint puts first the cells that win, then
+those that block, that make or block fours and threes, then cells next to a stone, so
+that alpha-beta meets the threats first among 225 moves. All three are bit-parallel, a
+whole row of windows at a time (about 5 us a position on the standard board).
+
+**Render modes.** `ansi` and `human` give the text board with coordinates;
+`rgb_array` a 480x480 image, stones on the crossings of a Go-style grid.
 
 **Version history.** v0: first release.
 """
