@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -31,6 +32,10 @@ SCRIPTS: list[tuple[str, list[str], int]] = [
     ("evaluate.py", ["--games", "1000", "--repeats", "2"], 300),
     ("training.py", ["speed", "--steps", "20000"], 300),
     ("training.py", ["pentago_speed", "--steps", "4000"], 300),
+]
+# the long ones, only with FULL=1 in the environment (make bench FULL=1)
+FULL_SCRIPTS: list[tuple[str, list[str], int]] = [
+    ("strength.py", ["--games", "100"], 6 * 3600),  # each game of issue 47 against OpenSpiel's MCTSBot(1000)
 ]
 
 
@@ -106,7 +111,7 @@ def main() -> int:
     args = ap.parse_args()
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     results = []
-    for script, script_args, limit in SCRIPTS:
+    for script, script_args, limit in SCRIPTS + (FULL_SCRIPTS if os.environ.get("FULL") == "1" else []):
         if only and script[:-3] not in only:
             continue
         print(f"running {script} ...", flush=True)
