@@ -40,7 +40,8 @@ from zerosum.games.kit import (
 )
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal)
+                  observe=rules.observe, order=knowledge.order, is_legal=rules.is_legal,
+                  forcing=knowledge.forcing)
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 _MARKS = "XO"
 
@@ -58,6 +59,7 @@ class Gomoku(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "threats"
+    default_opponent = "alphabeta(time=0.1)"  # threats, quiescence on fours; level with lmr=off, ahead of mcts
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``size**2`` actions; a game lasts at most ``size**2`` moves."""

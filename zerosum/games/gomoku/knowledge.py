@@ -21,19 +21,29 @@ Heuristics (both symmetric: computed for player 0 and negated for player 1):
   three and no four against it, it makes an open four (values 9,000 / -8,500 / 7,000,
   below a proven win's 1,000,000).
 
-The ordering hint scores every empty cell by the windows through it (Xu et al.'s tuple
-weights: a cell that completes the mover's four first, then one that blocks the
-opponent's, the mover's threes, ... and a cell that no stone's window reaches last), so
-alpha-beta searches threats first among the 225 moves of the standard board.
+The ordering hint ranks every move by the windows through its cell: first a cell that
+completes the mover's line, then one that blocks the opponent's, that makes the mover's
+four, blocks the opponent's four, makes or blocks a three, then any cell next to a stone,
+so alpha-beta searches threats first among the 225 moves of the standard board. The
+forcing moves (what the quiescence search follows past the horizon: a victory of
+continuous fours) are the winning cells when the mover has one, else the blocks of the
+opponent's winning cells, else the moves that make a four.
+
+Everything is read bit-parallel (``scan``): for a direction and a start row, the rows of
+the window's cells shifted into line give, in one int64 each, every window of that row of
+starts; bit-sliced counters count their stones (about 9 us of CPU a position on 15x15,
+measured on a shared 2-core machine at load 13).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from zerosum.games.gomoku.rules import DIRECTIONS, P_ANTI, P_CONNECT, P_FULL_ROW, P_SIZE, P_WORDS, P_WRAP, row_bits
+from zerosum.games.gomoku.rules import (
+    DIRECTIONS, P_ANTI, P_CONNECT, P_FULL_ROW, P_SIZE, P_WORDS, P_WRAP, legal, row_bits,
+)
 from zerosum.games.kit import (
-    HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
+    FORCING, HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
 )
 
 _WEIGHT = np.array([0.0] + [6.0 ** (n - 1) for n in range(1, 20)])  # a window of n own stones
@@ -253,6 +263,35 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
             v += _ORDER_OWN[j] * ((cells[(3 * me + j) * size + r] >> c) & 1)
             v += _ORDER_THEIRS[j] * ((cells[(3 * (1 - me) + j) * size + r] >> c) & 1)
         scores[i] = v + ((near[r] >> c) & 1)
+
+
+@kernel(FORCING)
+def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
+    """The forcing moves, ascending: the cells that win when the mover has one; else the
+    cells that block the opponent's line when it has one; else the cells that make a four."""
+    n = legal(params, s, out)
+    if n == 0:
+        return 0
+    size = params[P_SIZE]
+    k = params[P_CONNECT]
+    counts = np.zeros(2 * (k + 1), np.int64)
+    opens = np.zeros(2, np.int64)
+    cells = np.zeros(6 * size, np.int64)
+    scan(params, s, counts, opens, cells)
+    me = s[2 * params[P_WORDS] + 1] & 1
+    if wins_of(params, cells, me) > 0:
+        row = 3 * me * size
+    elif wins_of(params, cells, 1 - me) > 0:
+        row = 3 * (1 - me) * size
+    else:
+        row = (3 * me + 1) * size
+    m = 0
+    for i in range(n):
+        a = out[i]
+        if (cells[row + a // size] >> (a % size)) & 1:
+            out[m] = a
+            m += 1
+    return m
 
 
 HEURISTICS = {
