@@ -1,7 +1,7 @@
 """Random playouts through the Game API next to OpenSpiel's C++ games via pyspiel.
 
 For each game OpenSpiel also has (tic-tac-toe, Nim under OpenSpiel's misère default,
-Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four), the same loop a user
+Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Gomoku), the same loop a user
 writes, on both sides::
 
     while not game.is_terminal(s):                 while not st.is_terminal():
@@ -48,7 +48,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("nim", {"misere": True}, "nim", False),
          ("pentago", {"win_before_rotation": False}, "pentago", True),
          ("nine_mens_morris", {}, "nine_mens_morris", True),
-         ("connect_four", {}, "connect_four", True))
+         ("connect_four", {}, "connect_four", True),
+         ("gomoku", {}, "gomoku", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

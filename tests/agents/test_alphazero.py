@@ -36,6 +36,7 @@ CASES = [
     ("nine_mens_morris", {"no_return": True}), ("nine_mens_morris", {"max_turns": 40}),
     ("nine_mens_morris", {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}),
     ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 4, "x_in_row": 3}),
+    ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends

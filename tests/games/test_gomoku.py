@@ -2,7 +2,11 @@
 ``gomoku`` move for move (legal actions, player, terminal flag, returns, board and
 observation at every step)."""
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,7 +34,7 @@ def test_conformance(variant):
     if variant:
         check_game(game, games=10, seed=1, env=False)  # the env conformance tests cover two variants
     else:  # the standard board: fewer games and searched positions (every position applies its 225 moves)
-        check_game(game, games=3, seed=1, search_positions=2)
+        check_game(game, games=2, seed=1, search_positions=2)
     for name in game.heuristics:
         check_heuristic(game, name)
 
@@ -274,3 +278,45 @@ def test_scan_equals_a_cell_by_cell_reference(variant):
             for j in range(3):
                 got = {(r, c) for r in range(n) for c in range(n) if (int(cells[(3 * p + j) * n + r]) >> c) & 1}
                 assert got == short[p][j], (p, j, g.render(s))
+
+
+# ---- the kit's search and the CLI on it (make_vec, BatchedSearch and alphazero: tests/envs/test_vector.py and
+# tests/agents/test_alphazero.py list gomoku with every game) -------------------------------------------
+SMALL = {"size": 9}
+FOUR = [".........", ".........", "..XXXX...", "..OOO....", ".........", ".........", ".........",
+        ".........", "...O....."]  # X to move wins at b7 or g7; O to move blocks or loses
+
+
+def test_the_search_wins_and_blocks():
+    from zerosum.search import WIN_BOUND, alphabeta, mcts, minimax
+
+    g = make_game("gomoku", **SMALL)
+    s = g.position(FOUR)
+    assert g.current_player(s) == 0
+    for depth in (1, 2, 3):
+        r = alphabeta(g, s, depth=depth)
+        assert r.value >= WIN_BOUND and g.action_to_string(r.action) in ("b7", "g7")
+    assert minimax(g, s, 1).value == alphabeta(g, s, depth=1, quiescence=False).value
+    assert g.action_to_string(mcts(g, s, sims=2000, seed=0).action) in ("b7", "g7")
+    lost = g.position([".........", ".........", "..OOOO...", "..XXX....", *[".........."[:9]] * 4, "...X....."])
+    r = alphabeta(g, lost, depth=2)  # O's open four: X blocks one end, O wins at the other
+    assert r.value <= -WIN_BOUND
+    quiet = g.apply(g.initial_state(), g.string_to_action("e5"))  # no threat: minimax's value at depth 2
+    for heuristic in ("threats", "windows"):
+        assert alphabeta(g, quiet, depth=2, heuristic=heuristic, quiescence=False).value == \
+            minimax(g, quiet, 2, heuristic=heuristic).value
+
+
+def test_zerosum_play_reads_h8_and_answers_help_and_hint():
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, "-m", "zerosum", "play", "gomoku", "--opponent", "alphabeta(depth=1)"],
+                       input="h8\nhelp h1\nhint\nh8\nquit\n", capture_output=True, text=True, timeout=900, cwd=root,
+                       env={**os.environ, "PYTHONPATH": str(root)})
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert " 8 . . . . . . . X . . . . . . ." in r.stdout  # h8 is the centre
+    listed = re.search(r"legal moves starting with 'h1' \((\d) of 223\):\n  (.*)\n", r.stdout)
+    assert listed and int(listed.group(1)) in (6, 7), r.stdout  # h1, h10-h15 less the engine's reply
+    assert set(listed.group(2).split(", ")) <= {"h1", "h10", "h11", "h12", "h13", "h14", "h15"}
+    hint = re.search(r"^.*hint: ([a-o]\d+)\s", r.stdout, re.M)
+    assert hint, r.stdout
+    assert "action 112 (h8) is not legal here: h8 is taken by X" in r.stdout and "You left the game." in r.stdout

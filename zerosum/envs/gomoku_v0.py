@@ -58,10 +58,33 @@ mover is a win next move, two winning cells against it a loss, an open three wit
 four against it an open four. The move-ordering hint puts first the cells that win, then
 those that block, that make or block fours and threes, then cells next to a stone, so
 that alpha-beta meets the threats first among 225 moves. All three are bit-parallel, a
-whole row of windows at a time (about 5 us a position on the standard board).
+whole row of windows at a time (about 9 us of CPU a position on the standard board).
 
 **Render modes.** `ansi` and `human` give the text board with coordinates;
 `rgb_array` a 480x480 image, stones on the crossings of a Go-style grid.
+
+**Figures** (measured 2026-11-28 on a shared 2-core machine; the load average is given
+with each, as timings there are rough):
+
+* *Equal to OpenSpiel move for move*: 8,242 positions of 292 seeded random games on six
+  variants (15x15: 1,253 positions in 12 games; 9x9: 2,190 in 40; 7x7 connect 4: 2,232 in
+  80; a 6x6 torus, connect 4: 1,187 in 60; 5x5 connect 3 `anti`: 774 in 60; 4x4 connect
+  4: 606 in 40), the legal actions, player, board, observation, terminal flag and returns
+  compared at each: `pytest tests/games/test_gomoku.py -k cross_check`; more games with
+  `python bench/gomoku.py --games 200`.
+* *Game API speed*: the natural loop (`legal = game.legal_actions(s); s = game.apply(s,
+  int(legal[i]))`, the player asked at every move) runs 1.75x pyspiel's `gomoku` in the
+  same process (295,788 against 168,677 moves/s of CPU, load 18); 2.0x with `apply` alone:
+  `python bench/game_api.py --only gomoku --games 200`.
+
+*Perft* from the start (move sequences of each length; OpenSpiel's counts are the same,
+and no line can appear before ply 9 on a board of five): `python bench/gomoku.py`.
+
+| board | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
+|---|---|---|---|---|---|---|---|---|---|
+| 15x15, five | 225 | 50,400 | 11,239,200 | | | | | | |
+| 7x7, four | 49 | 2,352 | 110,544 | 5,085,024 | | | | | |
+| 3x3, three (tic-tac-toe) | 9 | 72 | 504 | 3,024 | 15,120 | 54,720 | 148,176 | 200,448 | 127,872 |
 
 **Version history.** v0: first release.
 """
