@@ -3,6 +3,7 @@
 For each game OpenSpiel also has (tic-tac-toe, Nim under OpenSpiel's misère default,
 Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Othello), the same loop a user
 Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Breakthrough), the same loop a user
+Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Gomoku), the same loop a user
 writes, on both sides::
 
     while not game.is_terminal(s):                 while not st.is_terminal():
@@ -53,7 +54,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("othello", {}, "othello", True),
          ("hex", {}, "hex", True),
          ("breakthrough", {}, "breakthrough", True),
-         ("checkers", {}, "checkers", True))
+         ("checkers", {}, "checkers", True),
+         ("gomoku", {}, "gomoku", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

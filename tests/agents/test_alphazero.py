@@ -39,6 +39,7 @@ CASES = [
     ("hex", {}), ("hex", {"board_size": 5, "swap": True}), ("hex", {"num_rows": 4, "num_cols": 7}),
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 7}),
     ("checkers", {}), ("checkers", {"rows": 7, "columns": 7}),
+    ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends

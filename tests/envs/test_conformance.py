@@ -40,6 +40,8 @@ CASES = [
     ("breakthrough_v0", {"rows": 5, "columns": 7}),
     ("checkers_v0", {}),
     ("checkers_v0", {"rows": 7, "columns": 7}),
+    ("gomoku_v0", {}),
+    ("gomoku_v0", {"size": 7, "connect": 4, "wrap": True}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

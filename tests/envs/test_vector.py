@@ -238,7 +238,7 @@ def test_opponent_weights_move_and_infos_name_the_opponent():
 
 
 @pytest.mark.parametrize(("game_name", "depth"), [("tictactoe", 3), ("connect_four", 4), ("pentago", 2),
-                                                  ("nine_mens_morris", 3)])
+                                                  ("nine_mens_morris", 3), ("gomoku", 2)])
 def test_the_compiled_opponent_chooses_what_alphabeta_chooses(game_name, depth):
     from zerosum.envs.vector import Opponents
 
@@ -438,6 +438,7 @@ from tests.test_new_game_guide import package  # noqa: E402, F401 - the guide's 
 
 @pytest.mark.parametrize("name", ["tictactoe", "nim", "connect_four", "pentago", "nine_mens_morris", "halma",
                                   "checkers"])
+                                  "gomoku"])
 def test_batched_rules_equal_the_game_api(name):
     from zerosum.games.kit.batched import batched
 

@@ -38,6 +38,7 @@ GAMES: dict[str, type[Game] | str] = {
     "hex": "zerosum.games.hex:Hex",
     "breakthrough": "zerosum.games.breakthrough:Breakthrough",
     "checkers": "zerosum.games.checkers:Checkers",
+    "gomoku": "zerosum.games.gomoku:Gomoku",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -52,6 +53,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "hex_v0": ("zerosum.envs.hex_v0", "hex"),
     "breakthrough_v0": ("zerosum.envs.breakthrough_v0", "breakthrough"),
     "checkers_v0": ("zerosum.envs.checkers_v0", "checkers"),
+    "gomoku_v0": ("zerosum.envs.gomoku_v0", "gomoku"),
 }
 """Env name -> (env module, game name)"""
 

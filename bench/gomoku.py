@@ -1,0 +1,101 @@
+"""Gomoku against OpenSpiel's ``gomoku``, at more games than the tests play.
+
+For each variant, ``--games`` seeded random games played in both at once: at every step
+the legal actions, the player to move, the terminal flag, the returns, the board and the
+observation planes must be equal (as tests/games/test_gomoku.py checks on fewer games),
+and the perft counts from the start (move sequences of each length) on both sides.
+
+Prints one JSON document, then a table: per variant the games, the positions compared,
+the results and the seconds::
+
+    python bench/gomoku.py --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+from _report import emit, headline
+from zerosum.games import make_game
+from zerosum.testing import perft
+
+VARIANTS: list[dict[str, Any]] = [{}, {"size": 19}, {"size": 9}, {"size": 7, "connect": 4},
+                                  {"size": 6, "connect": 4, "wrap": True}, {"size": 5, "connect": 3, "anti": True},
+                                  {"size": 4, "connect": 4}]
+PERFT = [({}, 3), ({"size": 7, "connect": 4}, 4), ({"size": 3, "connect": 3}, 9)]
+
+
+def compare(variant: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
+    """``games`` random games in both; the positions compared and the results."""
+    import pyspiel
+
+    g = make_game("gomoku", **variant)
+    og = pyspiel.load_game("gomoku", variant)
+    rng = np.random.default_rng(seed)
+    steps, results = 0, {"p0": 0, "p1": 0, "draw": 0}
+    t0 = time.perf_counter()
+    for _ in range(games):
+        s, st = g.initial_state(), og.new_initial_state()
+        while True:
+            steps += 1
+            same = (g.is_terminal(s) == st.is_terminal() and list(g.legal_actions(s)) == list(st.legal_actions())
+                    and g.returns(s) == tuple(st.returns())
+                    and [r.lower().replace("x", "b").replace("o", "w") for r in g.cells(s)] == str(st).split()[1:])
+            if same and not g.is_terminal(s):
+                planes = np.asarray(st.observation_tensor(0)).reshape(3, -1)
+                same = g.current_player(s) == st.current_player() and \
+                    np.array_equal(g.observation(s, 0).reshape(-1, 3).T, planes)
+            if not same:
+                raise AssertionError(f"gomoku {variant} differs from OpenSpiel after {st.history()}:\n{g.render(s)}")
+            if g.is_terminal(s):
+                break
+            legal = st.legal_actions()
+            a = legal[rng.integers(len(legal))]
+            s = g.apply(s, a)
+            st.apply_action(a)
+        r = g.returns(s)[0]
+        results["p0" if r > 0 else "p1" if r < 0 else "draw"] += 1
+    return {"variant": str(variant or "default"), "games": games, "positions": steps, **results,
+            "seconds": time.perf_counter() - t0}
+
+
+def os_perft(state: Any, depth: int) -> int:
+    if state.is_terminal():
+        return 0
+    if depth == 1:
+        return len(state.legal_actions())
+    return sum(os_perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="random games per variant")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    import pyspiel
+
+    rows = [compare(v, args.games, args.seed + i) for i, v in enumerate(VARIANTS)]
+    perfts = []
+    for variant, depth in PERFT:
+        g = make_game("gomoku", **variant)
+        og = pyspiel.load_game("gomoku", variant)
+        ours = [perft(g, g.initial_state(), d) for d in range(1, depth + 1)]
+        theirs = [os_perft(og.new_initial_state(), d) for d in range(1, depth + 1)]
+        if ours != theirs:
+            raise AssertionError(f"perft of {variant}: ours {ours}, OpenSpiel's {theirs}")
+        perfts.append({"variant": str(variant or "default"), "perft": ours})
+    total = sum(r["positions"] for r in rows)
+    emit("gomoku", rows, ["variant", "games", "positions", "p0", "p1", "draw", "seconds"],
+         {"headline": [headline("gomoku positions equal to OpenSpiel's (random games)", total, None, "all")],
+          "perft": perfts, "load_1min": os.getloadavg()[0]})
+    for p in perfts:
+        print(f"perft {p['variant']}: {p['perft']}")
+
+
+if __name__ == "__main__":
+    main()
