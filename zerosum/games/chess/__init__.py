@@ -62,7 +62,7 @@ from zerosum.games.kit import (
 )
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
-                  observe=rules.observe, order=knowledge.order, forcing=knowledge.forcing)
+                  observe=rules.observe, order=knowledge.order, forcing=knowledge.forcing, is_legal=rules.is_legal)
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 """The standard starting position."""
 MAX_GAME_LENGTH = 12_826

@@ -51,8 +51,8 @@ from zerosum.games.chess.tables import (
 )
 from zerosum.games.chess.bits import highest_bit
 from zerosum.games.kit import (
-    APPLY, DRAW, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I8Array, I64Array, Params, bit,
-    helper, kernel, lowest_bit, popcount, shr,
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I8Array, I64Array,
+    Params, bit, helper, kernel, lowest_bit, popcount, shr,
 )
 
 PAWN, KNIGHT_T, BISHOP, ROOK, QUEEN, KING_T = 0, 1, 2, 3, 4, 5
@@ -279,13 +279,58 @@ def generate(s: I64Array, out: I64Array, mode: int) -> int:  # pragma: no cover 
         if b != 0 and (b & (b - 1)) == 0 and (b & own) != 0:
             pinned |= b
         snipers &= snipers - 1
-    attacked = attack_map(s, them, occ ^ kbb)
     ep = s[S_EP]
     last_rank = RANK_8 if us == 0 else RANK_1
     forward = 8 if us == 0 else -8
     n = 0
     if mode >= GEN_COUNT:
-        # no order needed: whole target sets, counted
+        # no order needed: whole target sets, counted; the king last (GEN_ANY seldom gets there)
+        if nchk < 2:
+            pieces = own & ~kbb & ~s[2]
+            for _ in range(popcount(pieces)):
+                sq = lowest_bit(pieces)
+                pieces &= pieces - 1
+                allowed = evade & ~own
+                if (shr(pinned, sq) & 1) != 0:
+                    allowed &= LINE[ksq, sq]
+                t = type_at(s, sq)
+                if t == KNIGHT_T:
+                    tg = KNIGHT[sq]
+                elif t == BISHOP:
+                    tg = bishop_attacks(sq, occ)
+                elif t == ROOK:
+                    tg = rook_attacks(sq, occ)
+                else:
+                    tg = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+                n += popcount(tg & allowed)
+                if mode == GEN_ANY and n > 0:
+                    return 1
+            pawns = own & s[2]
+            for _ in range(popcount(pawns)):
+                sq = lowest_bit(pawns)
+                pawns &= pawns - 1
+                allowed = evade
+                if (shr(pinned, sq) & 1) != 0:
+                    allowed &= LINE[ksq, sq]
+                tg = PAWN_ATTACKS[us, sq] & opp
+                one = sq + forward
+                if (shr(occ, one) & 1) == 0:
+                    tg |= bit(one)
+                    rank = sq >> 3
+                    if (rank == 1 and us == 0) or (rank == 6 and us == 1):
+                        two = one + forward
+                        if (shr(occ, two) & 1) == 0:
+                            tg |= bit(two)
+                tg &= allowed
+                k = popcount(tg)
+                if (tg & last_rank) != 0:
+                    k *= 4
+                n += k
+                if ep >= 0 and (PAWN_ATTACKS[us, sq] & bit(ep)) != 0 and ep_capture_ok(s, sq, ep, us, ksq):
+                    n += 1
+                if mode == GEN_ANY and n > 0:
+                    return 1
+        attacked = attack_map(s, them, occ ^ kbb)
         n += popcount(KING[ksq] & ~own & ~attacked)
         if nchk == 0:
             rights = s[S_CASTLE] >> (2 * us)
@@ -296,53 +341,8 @@ def generate(s: I64Array, out: I64Array, mode: int) -> int:  # pragma: no cover 
                 n += 1
         if mode == GEN_ANY and n > 0:
             return 1
-        if nchk >= 2:
-            return n
-        pieces = own & ~kbb & ~s[2]
-        for _ in range(popcount(pieces)):
-            sq = lowest_bit(pieces)
-            pieces &= pieces - 1
-            allowed = evade & ~own
-            if (shr(pinned, sq) & 1) != 0:
-                allowed &= LINE[ksq, sq]
-            t = type_at(s, sq)
-            if t == KNIGHT_T:
-                tg = KNIGHT[sq]
-            elif t == BISHOP:
-                tg = bishop_attacks(sq, occ)
-            elif t == ROOK:
-                tg = rook_attacks(sq, occ)
-            else:
-                tg = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-            n += popcount(tg & allowed)
-            if mode == GEN_ANY and n > 0:
-                return 1
-        pawns = own & s[2]
-        for _ in range(popcount(pawns)):
-            sq = lowest_bit(pawns)
-            pawns &= pawns - 1
-            allowed = evade
-            if (shr(pinned, sq) & 1) != 0:
-                allowed &= LINE[ksq, sq]
-            tg = PAWN_ATTACKS[us, sq] & opp
-            one = sq + forward
-            if (shr(occ, one) & 1) == 0:
-                tg |= bit(one)
-                rank = sq >> 3
-                if (rank == 1 and us == 0) or (rank == 6 and us == 1):
-                    two = one + forward
-                    if (shr(occ, two) & 1) == 0:
-                        tg |= bit(two)
-            tg &= allowed
-            k = popcount(tg)
-            if (tg & last_rank) != 0:
-                k *= 4
-            n += k
-            if ep >= 0 and (PAWN_ATTACKS[us, sq] & bit(ep)) != 0 and ep_capture_ok(s, sq, ep, us, ksq):
-                n += 1
-            if mode == GEN_ANY and n > 0:
-                return 1
         return n
+    attacked = attack_map(s, them, occ ^ kbb)
     # written in action order: from-squares by (file*8 + rank seen by the mover), then planes
     view = own if us == 0 else flip_vertical(own)
     order = transpose(view)
@@ -606,6 +606,104 @@ def drawn_with_moves(params: Params, s: I64Array) -> bool:  # pragma: no cover -
     if params[0] == ARISE:
         return s[S_REP] >= 3 or s[S_HALF] >= 100
     return claimable(s) != 0
+
+
+@helper
+def safe_after(s: I64Array, us: int, ksq: int, occ: int, removed: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``ksq`` is attacked by none of the opponent's pieces (those in ``removed`` taken
+    off) with the occupancy ``occ``."""
+    opp = s[1 - us] & ~removed
+    if (KNIGHT[ksq] & opp & s[3]) != 0 or (PAWN_ATTACKS[us, ksq] & opp & s[2]) != 0 or (KING[ksq] & opp & s[7]) != 0:
+        return False
+    if (rook_attacks(ksq, occ) & opp & (s[5] | s[6])) != 0:
+        return False
+    return (bishop_attacks(ksq, occ) & opp & (s[4] | s[6])) == 0
+
+
+@helper
+def move_ok(s: I64Array, a: int) -> bool:  # pragma: no cover - compiled
+    """Whether action ``a`` is a legal move of the side to move (the draw rules aside)."""
+    us = s[S_STM]
+    own = s[us]
+    opp = s[1 - us]
+    occ = own | opp
+    fidx = a // 73
+    plane = a % 73
+    file = fidx >> 3
+    rank = fidx & 7
+    if plane < 56:
+        m = plane // 8 + 1
+        df = DIR_FILE[plane % 8] * m
+        dr = DIR_RANK[plane % 8] * m
+    elif plane < 64:
+        df = KNIGHT_FILE[plane - 56]
+        dr = KNIGHT_RANK[plane - 56]
+    else:
+        df = (plane - 64) // 3 - 1
+        dr = 1
+    tf = file + df
+    tr = rank + dr
+    if tf < 0 or tf > 7 or tr < 0 or tr > 7:
+        return False
+    frm = 8 * (rank if us == 0 else 7 - rank) + file
+    to = 8 * (tr if us == 0 else 7 - tr) + tf
+    if (shr(own, frm) & 1) == 0 or (shr(own, to) & 1) != 0:
+        return False
+    t = type_at(s, frm)
+    ksq = lowest_bit(own & s[7])
+    removed = bit(to) & opp
+    new_occ = (occ & ~bit(frm)) | bit(to)
+    if t == PAWN:
+        if plane >= 64 and tr != 7:
+            return False
+        if df == 0:
+            if (shr(occ, to) & 1) != 0:
+                return False
+            if dr == 2:
+                if rank != 1 or (shr(occ, to - (8 if us == 0 else -8)) & 1) != 0:
+                    return False
+            elif dr != 1:
+                return False
+        else:
+            if dr != 1 or (df != 1 and df != -1):
+                return False
+            if removed == 0:
+                if to != s[S_EP]:
+                    return False
+                cap = to - 8 if us == 0 else to + 8
+                removed = bit(cap)
+                new_occ ^= bit(cap)
+    elif plane >= 64:
+        return False
+    elif t == KNIGHT_T:
+        if plane < 56:
+            return False
+    elif t == KING_T:
+        if plane >= 8:
+            if (plane != 9 and plane != 14) or not safe_after(s, us, ksq, occ, 0):
+                return False
+            rights = s[S_CASTLE] >> (2 * us)
+            b56 = 56 * us
+            side = 1 if plane == 14 else 2
+            empty = (0x60 if plane == 14 else 0x0E) << b56
+            if (rights & side) == 0 or (occ & empty) != 0:
+                return False
+            return safe_after(s, us, frm + (1 if plane == 14 else -1), occ, 0) and safe_after(s, us, to, occ, 0)
+        ksq = to
+    else:
+        if plane >= 56:
+            return False
+        diagonal = DIR_FILE[plane % 8] != 0 and DIR_RANK[plane % 8] != 0
+        if (t == BISHOP and not diagonal) or (t == ROOK and diagonal) or (BETWEEN[frm, to] & occ) != 0:
+            return False
+    return safe_after(s, us, ksq, new_occ, removed)
+
+
+@kernel(IS_LEGAL)
+def is_legal(params: Params, s: I64Array, a: int) -> bool:  # pragma: no cover - compiled
+    if a < 0 or a >= NUM_ACTIONS or not move_ok(s, a):
+        return False
+    return not drawn_with_moves(params, s)
 
 
 @kernel(STATUS)
