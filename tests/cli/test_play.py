@@ -240,7 +240,7 @@ def test_the_cli_board_is_the_ansi_render():
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["chess"], "unknown game 'chess'; available:"),
+    (["mahjong"], "unknown game 'mahjong'; available:"),
     (["nim", "--variant", "piles"], "bad --variant 'piles': write key=value"),
     (["nim", "--variant", "colour=red"], "bad variant for nim"),
     (["nim", "--variant", "piles=0"], "piles=(0,) is not allowed"),

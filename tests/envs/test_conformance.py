@@ -42,6 +42,7 @@ CASES = [
     ("checkers_v0", {"rows": 7, "columns": 7}),
     ("gomoku_v0", {}),
     ("gomoku_v0", {"size": 7, "connect": 4, "wrap": True}),
+    ("chess_v0", {}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

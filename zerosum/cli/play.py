@@ -262,6 +262,7 @@ def parser() -> Parser:
     seat.add_argument("--second", dest="second", action="store_true", help="the engine moves first")
     p.set_defaults(second=False)
     p.add_argument("--seed", type=int, default=None, help="seed for the engine's random choices")
+    p.add_argument("--fen", default=None, metavar="FEN", help="chess: start from this position")
     return p
 
 
@@ -289,7 +290,16 @@ def _session(argv: Sequence[str], input_fn: InputFn | None, output_fn: OutputFn 
     build_agent(hint_spec, game, None, what="--hint")  # fail now, not at the first hint
     humans = {0, 1} if two_people else {1 if args.second else 0}
     out = output_fn or (lambda text: print(text, flush=True))
-    return PlaySession(game, opponent, humans, hint_spec, seed=args.seed, input_fn=input_fn or input, output_fn=out)
+    start = []
+    if args.fen is not None:
+        if not hasattr(game, "from_fen"):
+            raise UsageError(f"--fen sets a chess position; {game.name} has no FEN")
+        try:
+            start = [game.from_fen(args.fen)]
+        except ZerosumError as exc:
+            raise UsageError(f"bad --fen {args.fen!r}: {exc}") from None
+    return PlaySession(game, opponent, humans, hint_spec, seed=args.seed, input_fn=input_fn or input, output_fn=out,
+                       history=start)
 
 
 def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None,

@@ -1,4 +1,4 @@
-"""``zerosum replay DB GAME_ID``: a stored tournament or match game, move by move, or as a GIF.
+"""``zerosum replay DB GAME_ID``: a stored tournament or match game, move by move, as a GIF, or (chess) as PGN.
 
 The game comes from the Store API (:meth:`~zerosum.evaluation.store.Store.game_record`
 and :meth:`~zerosum.evaluation.store.Store.game_moves`): every position is rebuilt and
@@ -140,6 +140,35 @@ def load_replay(db: str, game_id: str) -> Replay:
     return Replay.from_record(record, thoughts)
 
 
+def write_pgn(db: str, game_id: str, path: str) -> int:
+    """Write stored chess games as PGN (one game, or every game when ``game_id`` is
+    ``all``); returns how many. ``-`` writes to standard output."""
+    from zerosum.evaluation.store import Store
+    from zerosum.games.chess.pgn import to_pgn
+
+    if not os.path.isfile(db):
+        raise UsageError(f"no tournament database at {db!r}")
+    if game_id != "all" and not game_id.isdigit():
+        raise UsageError(f"a game id is an integer, or 'all' with --pgn; got {game_id!r}")
+    texts = []
+    with Store(db) as store:
+        for key in store.game_ids() if game_id == "all" else [int(game_id)]:
+            record = store.game_record(key)
+            if record.game != "chess":
+                raise UsageError(f"PGN records chess games; game {key} is {record.game}")
+            game = build_game(str(record.game), dict(record.variant))
+            tags = {"Event": "zerosum", "Round": key, "Termination": record.termination}
+            texts.append(to_pgn(game, [int(a) for a in record.actions], white=str(record.agents[0]),
+                                black=str(record.agents[1]), result=record.result, tags=tags))
+    text = "\n".join(texts)
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as fh:
+            fh.write(text)
+    return len(texts)
+
+
 def parser() -> Parser:
     """The argument parser of ``zerosum replay``."""
     p = Parser(prog="zerosum replay",
@@ -151,6 +180,8 @@ def parser() -> Parser:
     p.add_argument("game_id", help="the game's id in the database (games are numbered from 1)")
     p.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF instead of text")
     p.add_argument("--fps", type=float, default=2.0, help="frames per second of the GIF (default 2)")
+    p.add_argument("--pgn", default=None, metavar="OUT.pgn",
+                   help="chess: write the game as PGN (game id 'all': every game of the database; '-': stdout)")
     return p
 
 
@@ -162,6 +193,11 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
         if not args.fps > 0:
             raise UsageError(f"--fps must be a positive number of frames per second; got {args.fps}")
+        if args.pgn:
+            n = write_pgn(args.db, args.game_id, args.pgn)
+            if args.pgn != "-":
+                print(f"wrote {args.pgn}: {n} game{'s' if n != 1 else ''}")
+            return 0
         replay = load_replay(args.db, args.game_id)
         if not args.gif:
             print(replay.text(), flush=True)

@@ -39,6 +39,7 @@ GAMES: dict[str, type[Game] | str] = {
     "breakthrough": "zerosum.games.breakthrough:Breakthrough",
     "checkers": "zerosum.games.checkers:Checkers",
     "gomoku": "zerosum.games.gomoku:Gomoku",
+    "chess": "zerosum.games.chess:Chess",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -54,6 +55,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "breakthrough_v0": ("zerosum.envs.breakthrough_v0", "breakthrough"),
     "checkers_v0": ("zerosum.envs.checkers_v0", "checkers"),
     "gomoku_v0": ("zerosum.envs.gomoku_v0", "gomoku"),
+    "chess_v0": ("zerosum.envs.chess_v0", "chess"),
 }
 """Env name -> (env module, game name)"""
 

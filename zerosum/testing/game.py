@@ -53,7 +53,7 @@ class _Keys:
         key = g.state_key(state)
         if not isinstance(key, int) or not -(1 << 63) <= key < 1 << 63:
             fail(g, line, f"state_key gave {key!r}; a key is an int64", state)
-        raw = state.tobytes()
+        raw = g.position_bytes(state)
         seen = self.by_state.get(raw)
         if seen is not None:
             if seen[0] != key:

@@ -293,6 +293,13 @@ class Game:
         """A 64-bit hash of the position (equal positions, equal keys)."""
         return int(self._key(self.params, self._plain(state)))
 
+    def position_bytes(self, state: State) -> bytes:
+        """The position proper as bytes: two states with equal bytes are one position, with
+        one key. The whole state by default; a game whose state also keeps history that the
+        key leaves out (chess: earlier positions, for repetition and the observation) gives
+        the part its key covers."""
+        return self._plain(state).tobytes()
+
     def heuristic(self, name: str | None = None) -> Heuristic:
         """A built-in heuristic by name (the game's default when name is None).
 

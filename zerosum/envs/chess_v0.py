@@ -1,0 +1,126 @@
+"""Chess.
+
+| Import             | `from zerosum.envs import chess_v0` |
+|--------------------|-------------------------------------|
+| Actions            | Discrete                            |
+| Parallel API       | No                                  |
+| Agents             | `agents= ['player_0', 'player_1']`  |
+| Action shape       | (1,)                                |
+| Action values      | Discrete(4672)                      |
+| Observation shape  | (8, 8, 111)                         |
+| Observation values | [0, 1]                              |
+
+FIDE chess, `player_0` white and moving first. Threefold repetition, the fifty-move rule
+and insufficient material end the game at once as a draw, as in PettingZoo's `chess_v6`
+(python-chess's `can_claim_draw()`: a repetition or fifty moves that one move would
+complete ends the game too); `draws="arise"` gives OpenSpiel's rule instead. The actions,
+the observation and the rewards are `chess_v6`'s, and the tests compare both at every step
+of random games, so a policy trained on one plays on the other.
+
+**Observation.** `observation` is an int8 array (8, 8, 111) (PettingZoo declares bool),
+the encoding of PettingZoo's `chess_v6` (`pettingzoo/classic/chess/chess.py` and
+`chess_utils.py`: AlphaZero's planes with Leela Chess Zero's conventions). Row 0 is the
+far rank as the observer sees it: rank 8 for white, rank 1 for black (black's board is
+turned upside down, files stay); column 0 is file a.
+
+| planes | meaning |
+|---|---|
+| 0, 1 | all ones while the observer may still castle king side (0) / queen side (1) |
+| 2, 3 | the same for the opponent (king side, queen side) |
+| 4 | all ones when the observer is black |
+| 5 | the halfmove clock: the one square `clock // 2` set (a1 = 0 ... h8 = 63, as drawn) |
+| 6 | all ones (the board's edges for padded convolutions) |
+| 7 + 13 k to 19 + 13 k | the board `k` moves ago, k = 0 (now) to 7: 13 planes, below |
+
+Each board's 13 planes: the observer's pawns, knights, bishops, rooks, queens and king,
+then the opponent's six, and a plane of ones when that position had occurred before
+(since the last capture or pawn move: a repetition). Planes 0-3 follow chess_v6's code
+(king side first), which its page lists the other way round.
+
+Two conventions come from `chess_v6` as it is: a pawn that has just made a double step is
+drawn on its own first rank (Leela Chess Zero's en-passant marker), and the history holds
+the positions after each move, so the starting position is never in it: the first
+observation of a game has empty board planes, and `k` moves in only `k` boards are drawn.
+A state read from FEN (`game.from_fen`) shows its own position as board 0.
+
+`action_mask` is an int8 vector of 4,672 with the legal actions; all zeros for the agent
+that is not to move.
+
+**Actions.** `(file * 8 + rank) * 73 + plane`, the from-square as the mover sees it
+(black's ranks mirrored); planes 0-55 queen moves (distance and one of 8 directions),
+56-63 knight jumps, 64-72 under-promotions; a pawn reaching the last rank by a queen
+move becomes a queen; castling is the king's two-square move. See `zerosum.games.chess`
+for the full table; `game.action_to_string` gives UCI and `game.string_to_action` reads
+UCI or SAN.
+
+**Rewards.** +1 to the winner and -1 to the loser by checkmate, 0 for a draw and on
+every other step. Through `env()` an illegal action ends the game with -1 to its author.
+
+**Variants.** `draws`: `"claim"` (default, `chess_v6`) or `"arise"` (OpenSpiel's
+`chess`: the third occurrence, the hundredth halfmove).
+
+**Version history.** v0: first release.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from PIL import ImageFont
+
+from zerosum.envs.aec import ZerosumEnv
+from zerosum.envs.drawing import LINE, canvas, to_array
+from zerosum.games.chess import Chess
+
+NAME = "chess_v0"
+_LIGHT, _DARK = (240, 217, 181), (181, 136, 99)
+_GLYPHS = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
+           "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
+_FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf")
+
+
+def _font(size: int) -> tuple[Any, bool]:
+    """A font with the Unicode chess glyphs where one is installed (True), else Pillow's own
+    (False: the pieces are drawn as letters on discs)."""
+    for path in _FONT_PATHS:
+        if os.path.exists(path):
+            return ImageFont.truetype(path, size), True
+    return ImageFont.load_default(size=size), False
+
+
+def draw(game: Chess, state: np.ndarray, cell: int = 48) -> np.ndarray:
+    """The board, white at the bottom, light and dark squares, the pieces."""
+    img, pen = canvas(8 * cell, 8 * cell)
+    font, glyphs = _font(int(cell * 0.8))
+    letters = font if glyphs else _font(cell // 2)[0]
+    for i, row in enumerate(game.to_fen(state).split()[0].split("/")):
+        col = 0
+        for ch in row:
+            for _ in range(int(ch) if ch.isdigit() else 1):
+                pen.rectangle((col * cell, i * cell, (col + 1) * cell - 1, (i + 1) * cell - 1),
+                              fill=_LIGHT if (i + col) % 2 == 0 else _DARK)
+                col += 1
+            if ch.isdigit():
+                continue
+            cx, cy = (col - 0.5) * cell, (i + 0.5) * cell
+            if glyphs:
+                pen.text((cx, cy), _GLYPHS[ch], fill=(0, 0, 0), font=font, anchor="mm")
+                continue
+            r, white = cell * 0.38, ch.isupper()
+            pen.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(245, 245, 245) if white else (30, 30, 30),
+                        outline=LINE, width=2)
+            pen.text((cx, cy), ch.upper(), fill=(30, 30, 30) if white else (245, 245, 245), font=letters,
+                     anchor="mm")
+    return to_array(img)
+
+
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Chess]:
+    """The environment without safety: an illegal action raises IllegalActionError."""
+    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode)
+
+
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Chess]:
+    """The environment with PettingZoo's safety: an illegal action loses the game."""
+    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
