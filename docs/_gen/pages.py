@@ -32,9 +32,9 @@ FIGURES = ROOT / "docs" / "figures"
 sys.path.insert(0, str(Path(__file__).parent))
 from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
 
-BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0")
+BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0", "go_v0")
 MIDGAME_PLIES = {"tictactoe_v0": 4, "connect_four_v0": 12, "nim_v0": 3, "pentago_v0": 10,
-                 "nine_mens_morris_v0": 14, "halma_v0": 30}
+                 "nine_mens_morris_v0": 14, "halma_v0": 30, "go_v0": 40}
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)
 
 
@@ -94,7 +94,7 @@ print(env.render())  # the final position
 env.close()
 """
 EXAMPLE_VARIANT = {"nim_v0": "misere=True", "connect_four_v0": "rows=6, columns=7", "halma_v0": "size=8",
-                   "nine_mens_morris_v0": "", "pentago_v0": "", "tictactoe_v0": ""}
+                   "nine_mens_morris_v0": "", "pentago_v0": "", "tictactoe_v0": "", "go_v0": "board_size=9"}
 
 
 def usage(name: str) -> str:

@@ -30,6 +30,9 @@ CASES = [
     ("nine_mens_morris_v0", {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}),
     ("connect_four_v0", {}),
     ("connect_four_v0", {"rows": 5, "columns": 4, "x_in_row": 3}),
+    ("go_v0", {}),
+    ("go_v0", {"board_size": 5, "komi": 0.0}),
+    ("go_v0", {"board_size": 19, "handicap": 3}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

@@ -34,6 +34,7 @@ GAMES: dict[str, type[Game] | str] = {
     "halma": "zerosum.games.halma:Halma",
     "nine_mens_morris": "zerosum.games.nine_mens_morris:NineMensMorris",
     "connect_four": "zerosum.games.connect_four:ConnectFour",
+    "go": "zerosum.games.go:Go",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -44,6 +45,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "halma_v0": ("zerosum.envs.halma_v0", "halma"),
     "nine_mens_morris_v0": ("zerosum.envs.nine_mens_morris_v0", "nine_mens_morris"),
     "connect_four_v0": ("zerosum.envs.connect_four_v0", "connect_four"),
+    "go_v0": ("zerosum.envs.go_v0", "go"),
 }
 """Env name -> (env module, game name)"""
 
