@@ -193,3 +193,19 @@ def test_the_env_docstring_table_matches_the_spaces_and_it_draws_stones():
     centre = board[board.shape[0] // 2, board.shape[1] // 2]
     assert centre.tolist() == [20, 20, 20]                  # black's stone on e5, the centre
     assert go_v0.star_points(19) and len(go_v0.star_points(9)) == 5
+
+
+def test_terminal_play_reads_coordinates_help_and_hint():
+    from zerosum.agents import make_agent
+    from zerosum.cli.play import PlaySession
+
+    typed = iter(["help d", "i4", "d4", "hint", "pass", "quit"])
+    out: list[str] = []
+    session = PlaySession(G, make_agent("random", rng=0), {0}, "mcts(sims=50)",
+                          input_fn=lambda prompt: (out.append(prompt), next(typed))[1], output_fn=out.append)
+    assert session.run() == 0
+    text = "\n".join(out)
+    assert "d1, d2, d3, d4, d5, d6, d7, d8, d9" in text       # help d: the legal moves starting with d
+    assert "cannot read move 'i4'" in text                    # no column i
+    assert session.actions[0] == G.string_to_action("d4") and session.actions[2] == G.pass_action
+    assert G.render(G.initial_state()) in out

@@ -97,9 +97,11 @@ def liberties(params: Params, s: State, colour: int, seed: int, but: int, cap: i
     g[seed >> 6] = 1 << (seed & 63)
     off = S_BLACK if colour == 0 else S_WHITE
     count = 0
-    for _ in range(params[P_N] * params[P_N]):
-        grown = False
+    for step in range(params[P_N] * params[P_N]):
+        grown = step == 0                  # first the seed's own liberties: often enough
         for k in range(kk):
+            if step == 0:
+                break
             before = g[k]
             g[k] = (before | neighbours(params, g, 0, k)) & s[off + k]
             spread(params, g, k, s[off + k])
@@ -309,19 +311,16 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
     n = params[P_N]
     kk = params[P_K]
     c = s[S_TO_MOVE]
-    for k in range(S_HIST):
+    for k in range(child.shape[0]):       # the boards seen too: a pass or a repetition keeps them
         child[k] = s[k]
     child[S_TO_MOVE] = 1 - c
     child[S_MOVES] = s[S_MOVES] + 1
     child[S_KO] = NO_POINT
     m = s[S_SEEN]
     repeated = False
+    ended = False
     if a == n * n:
         child[S_PASSED] = 1
-        for i in range(m):
-            child[S_HIST + i] = s[S_HIST + i]
-        for i in range(S_HIST + m, child.shape[0]):
-            child[i] = 0
         ended = s[S_PASSED] == 1
     else:
         child[S_PASSED] = 0
@@ -369,22 +368,12 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
         child[S_HASH] = h
         i = seen_index(s, h)
         repeated = i < m and s[S_HIST + i] == h
-        if repeated:
-            for j in range(m):
-                child[S_HIST + j] = s[S_HIST + j]
-            for j in range(S_HIST + m, child.shape[0]):
-                child[j] = 0
-        else:
-            for j in range(i):
-                child[S_HIST + j] = s[S_HIST + j]
+        if not repeated:                 # insert h in the sorted keys
+            for j in range(m, i, -1):
+                child[S_HIST + j] = s[S_HIST + j - 1]
             child[S_HIST + i] = h
-            for j in range(i, m):
-                child[S_HIST + j + 1] = s[S_HIST + j]
-            for j in range(S_HIST + m + 1, child.shape[0]):
-                child[j] = 0
             child[S_SEEN] = m + 1
             child[S_HIST_KEY] = s[S_HIST_KEY] ^ mix(h)
-        ended = False
     if repeated:
         child[S_STATUS] = DRAW
     elif ended or child[S_MOVES] >= params[P_MAX_LENGTH]:
