@@ -11,7 +11,10 @@ the rules say) against
   each, its Python search over pyspiel's C++ Go);
 
 half the games with each colour. Scores are wins + draws/2 over games, with a 95% Wilson
-interval. Prints one JSON document, then a table, with the load average.
+interval. Tromp-Taylor counts every stone left on the board as alive, and GNU Go passes with
+dead stones on the board, so against GNU Go the score under our rules favours whoever plays
+white; the row also gives the score as GNU Go's ``final_score`` judges the final position
+(dead stones removed), the fairer figure. Prints one JSON document, then a table, with the load average.
 
     python bench/go_strength.py [--games 20] [--openspiel-games 4] [--spec "mcts(time=0.1)"]
 """
@@ -40,6 +43,10 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+JUDGED: list[float] = []
+"""Our score in each game against GNU Go as its ``final_score`` judges it (dead stones removed)."""
 
 
 class GnuGo:
@@ -76,7 +83,8 @@ class GnuGo:
 
 
 def play_gnugo(spec: str, colour: int, seed: int, level: int) -> tuple[float, int]:
-    """One game; our score (1, 0.5, 0) and its length."""
+    """One game; our score (1, 0.5, 0) under zerosum's rules and its length; the score GNU Go's
+    ``final_score`` gives (dead stones removed) goes to JUDGED."""
     game = make_game("go")
     agent = make_agent(spec, rng=seed)
     agent.prepare(game)
@@ -94,9 +102,12 @@ def play_gnugo(spec: str, colour: int, seed: int, level: int) -> tuple[float, in
             else:
                 move = gnu.send(f"genmove {names[p]}").lower()
                 if move == "resign":
+                    JUDGED.append(1.0)
                     return 1.0, game.moves_played(s)
                 a = game.string_to_action(move)
             s = game.apply(s, a)
+        verdict = gnu.send("final_score").upper()
+        JUDGED.append(0.5 if verdict.startswith("0") else float(verdict.startswith("BW"[colour])))
     finally:
         gnu.close()
     r = game.returns(s)[colour]
@@ -134,8 +145,14 @@ def run(name: str, play, games: int, spec: str, seed: int) -> dict:
         print(f"  {name} game {i + 1}/{games}: {'black' if i % 2 == 0 else 'white'} scores {score}", flush=True)
     total = sum(scores)
     lo, hi = wilson(total, games)
-    return {"opponent": name, "spec": spec, "games": games, "wins": scores.count(1.0), "draws": scores.count(0.5),
-            "losses": scores.count(0.0), "score": total / games if games else 0.0, "low": lo, "high": hi,
+    judged = {}
+    if JUDGED:
+        jlo, jhi = wilson(sum(JUDGED), len(JUDGED))
+        judged = {"gnugo-judged score": sum(JUDGED) / len(JUDGED), "judged low": jlo, "judged high": jhi}
+        JUDGED.clear()
+    return {**judged, "opponent": name, "spec": spec, "games": games, "wins": scores.count(1.0),
+            "draws": scores.count(0.5), "losses": scores.count(0.0),
+            "score": total / games if games else 0.0, "low": lo, "high": hi,
             "mean length": float(np.mean(lengths)) if lengths else 0.0, "seconds": time.perf_counter() - t}
 
 
@@ -159,7 +176,8 @@ def main() -> None:
                         args.openspiel_games, spec, args.seed))
     load = os.getloadavg()
     emit("go_strength", rows, ["opponent", "spec", "games", "wins", "draws", "losses", "score", "low", "high",
-                               "mean length", "seconds"], {"load": load})
+                               "gnugo-judged score", "judged low", "judged high", "mean length", "seconds"],
+         {"load": load})
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cpus")
 
 
