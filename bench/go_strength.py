@@ -42,7 +42,7 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     p = score / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 JUDGED: list[float] = []
