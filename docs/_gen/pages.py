@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
 
 BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0",
-            "othello_v0", "hex_v0", "breakthrough_v0", "checkers_v0", "gomoku_v0", "chess_v0")
+            "othello_v0", "hex_v0", "breakthrough_v0", "checkers_v0", "gomoku_v0", "chess_v0",
+            "go_v0")
 MIDGAME_PLIES = {"tictactoe_v0": 4, "connect_four_v0": 12, "nim_v0": 3, "pentago_v0": 10, "nine_mens_morris_v0": 14,
                  "halma_v0": 30, "othello_v0": 20, "hex_v0": 30, "breakthrough_v0": 16, "checkers_v0": 20,
-                 "gomoku_v0": 20, "chess_v0": 20}
+                 "gomoku_v0": 20, "chess_v0": 20, "go_v0": 40}
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)
 
 
@@ -99,6 +100,7 @@ EXAMPLE_VARIANT = {"nim_v0": "misere=True", "connect_four_v0": "rows=6, columns=
                    "nine_mens_morris_v0": "", "pentago_v0": "", "tictactoe_v0": ""}
 EXAMPLE_VARIANT["hex_v0"] = "board_size=7, swap=True"
 EXAMPLE_VARIANT["checkers_v0"] = "rows=10, columns=10"
+EXAMPLE_VARIANT["go_v0"] = "board_size=9"
 
 
 def usage(name: str) -> str:

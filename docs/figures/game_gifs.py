@@ -29,6 +29,7 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "checkers_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 120),
     "gomoku_v0": ({}, "alphabeta(depth=2)", "alphabeta(depth=1)", 80),
     "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 60),
+    "go_v0": ({}, "mcts(sims=400)", "mcts(sims=200)", 60),
 }
 SEED = 3
 

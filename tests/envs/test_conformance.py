@@ -43,6 +43,9 @@ CASES = [
     ("gomoku_v0", {}),
     ("gomoku_v0", {"size": 7, "connect": 4, "wrap": True}),
     ("chess_v0", {}),
+    ("go_v0", {}),
+    ("go_v0", {"board_size": 5, "komi": 0.0}),
+    ("go_v0", {"board_size": 19, "handicap": 3}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

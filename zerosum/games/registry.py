@@ -40,6 +40,7 @@ GAMES: dict[str, type[Game] | str] = {
     "checkers": "zerosum.games.checkers:Checkers",
     "gomoku": "zerosum.games.gomoku:Gomoku",
     "chess": "zerosum.games.chess:Chess",
+    "go": "zerosum.games.go:Go",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -56,6 +57,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "checkers_v0": ("zerosum.envs.checkers_v0", "checkers"),
     "gomoku_v0": ("zerosum.envs.gomoku_v0", "gomoku"),
     "chess_v0": ("zerosum.envs.chess_v0", "chess"),
+    "go_v0": ("zerosum.envs.go_v0", "go"),
 }
 """Env name -> (env module, game name)"""
 

@@ -1,0 +1,154 @@
+"""Go against OpenSpiel's ``go``: the oracle at every step of random games, perft, and speed.
+
+* ``oracle``: random games played on both side by side (seeds of their own, not the
+  tests'), compared at every step: legal actions, player to move, terminal flag, returns;
+  steps and superko draws per board size.
+* ``perft``: move sequences of exactly d plies from the start, both sides counted.
+* ``playouts``: random games on 9x9 in the loop a user writes, on both sides in this
+  process, game by game in turn (the same games: one ``random.Random`` seed each)::
+
+      while not game.is_terminal(s):                 while not st.is_terminal():
+          game.current_player(s)                         st.current_player()
+          legal = game.legal_actions(s)                  legal = st.legal_actions()
+          s = game.apply(s, int(legal[i]))               st.apply_action(legal[i])
+      game.returns(s)                                st.returns()
+
+  ratio = ours / pyspiel's moves a CPU second (target >= 5).
+* ``vector``: ``make_vec("go_v0", lanes, opponent="random")`` learner steps a second of
+  ``step()`` (each with the opponent's reply and the restarts; target >= 200 k).
+
+Prints one JSON document, then a table, with the load average.
+``python bench/go.py [--oracle-games 9:2000,13:200,19:40] [--perft 5:4,9:3] [--games 300] [--lanes 1024]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+import numpy as np
+
+from _report import emit, headline
+from game_api import api_natural, openspiel_natural, time_loops
+from zerosum.games import make_game
+from zerosum.testing import perft
+
+
+def oracle(size: int, games: int, seed: int) -> dict:
+    import pyspiel
+
+    ours, theirs = make_game("go", board_size=size), pyspiel.load_game("go", {"board_size": size})
+    rng = random.Random(seed)
+    steps = draws = 0
+    t = time.perf_counter()
+    for g in range(games):
+        s, st, line = ours.initial_state(), theirs.new_initial_state(), []
+        while True:
+            legal = st.legal_actions()
+            same = (ours.legal_actions(s).tolist() == legal and ours.is_terminal(s) == st.is_terminal()
+                    and (st.is_terminal() or ours.current_player(s) == st.current_player())
+                    and (not st.is_terminal() or list(ours.returns(s)) == st.returns()))
+            if not same:
+                raise AssertionError(f"{size}x{size} game {g} differs from OpenSpiel after {line}")
+            if st.is_terminal():
+                draws += st.returns()[0] == 0
+                break
+            a = legal[rng.randrange(len(legal))]
+            s, line = ours.apply(s, a), [*line, a]
+            st.apply_action(a)
+            steps += 1
+    return {"what": f"oracle {size}x{size}", "games": games, "steps": steps, "superko draws": draws,
+            "seconds": time.perf_counter() - t}
+
+
+def openspiel_perft(state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        total += openspiel_perft(child, depth - 1)
+    return total
+
+
+def perft_row(size: int, depth: int) -> dict:
+    import pyspiel
+
+    g = make_game("go", board_size=size)
+    t = time.perf_counter()
+    ours = perft(g, g.initial_state(), depth)
+    mid = time.perf_counter()
+    theirs = openspiel_perft(pyspiel.load_game("go", {"board_size": size}).new_initial_state(), depth)
+    if ours != theirs:
+        raise AssertionError(f"perft {size}x{size} depth {depth}: ours {ours}, OpenSpiel {theirs}")
+    return {"what": f"perft {size}x{size} d{depth}", "count": ours, "seconds": mid - t,
+            "openspiel seconds": time.perf_counter() - mid}
+
+
+def playouts(games: int, rounds: int) -> dict:
+    import pyspiel
+
+    og, game = pyspiel.load_game("go", {"board_size": 9}), make_game("go")
+    loops = {"pyspiel": lambda rnd: openspiel_natural(og, rnd), "zerosum": lambda rnd: api_natural(game, rnd)}
+    moves, secs = time_loops(loops, games, rounds, seed=0)
+    rates = {k: moves[k] / secs[k] for k in loops}
+    return {"what": "9x9 random playouts, natural loop", "moves": moves["zerosum"],
+            "pyspiel moves/s": rates["pyspiel"], "zerosum moves/s": rates["zerosum"],
+            "ratio": rates["zerosum"] / rates["pyspiel"]}
+
+
+def vector(lanes: int, seconds: float) -> dict:
+    from vector import random_actions
+
+    from zerosum.envs import make_vec
+
+    env = make_vec("go_v0", lanes, opponent="random", seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    env.step(random_actions(env.action_masks(), rng))
+    spent, cpu, steps = 0.0, 0.0, 0
+    while spent < seconds:
+        a = random_actions(env.action_masks(), rng)
+        t, c = time.perf_counter(), time.process_time()
+        env.step(a)
+        spent += time.perf_counter() - t
+        cpu += time.process_time() - c
+        steps += lanes
+    return {"what": f"make_vec go_v0 x{lanes} vs random", "steps/s": steps / spent, "cpu steps/s": steps / cpu}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--oracle-games", default="9:2000,13:200,19:40", help="size:games,...")
+    ap.add_argument("--perft", default="5:4,9:3,13:2,19:2", help="size:depth,...")
+    ap.add_argument("--games", type=int, default=300, help="9x9 playouts per loop")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--lanes", type=int, default=1024)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    rows = []
+    for item in filter(None, args.oracle_games.split(",")):
+        size, games = map(int, item.split(":"))
+        rows.append(oracle(size, games, args.seed + size))
+    for item in filter(None, args.perft.split(",")):
+        size, depth = map(int, item.split(":"))
+        rows.append(perft_row(size, depth))
+    play = playouts(args.games, args.rounds)
+    vec = vector(args.lanes, args.seconds)
+    rows += [play, vec]
+    load = os.getloadavg()
+    emit("go", rows, ["what", "games", "steps", "superko draws", "count", "seconds", "openspiel seconds",
+                      "pyspiel moves/s", "zerosum moves/s", "ratio", "steps/s", "cpu steps/s"],
+         {"load": load, "headline": [
+             headline("Go 9x9 random playouts vs pyspiel (natural loop)", play["zerosum moves/s"],
+                      play["pyspiel moves/s"], ">= 5x"),
+             headline("make_vec go_v0 vs random, steps/s", vec["steps/s"], None, ">= 200 k")]})
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cpus")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Go.
+
+| Import             | `from zerosum.envs import go_v0`   |
+|--------------------|------------------------------------|
+| Actions            | Discrete                           |
+| Parallel API       | No                                 |
+| Agents             | `agents= ['player_0', 'player_1']` |
+| Action shape       | (1,)                               |
+| Action values      | Discrete(82)                       |
+| Observation shape  | (9, 9, 6)                          |
+| Observation values | [0, 1]                             |
+
+(The table is for the default 9x9 board; the shapes follow `board_size`: `board_size**2 + 1`
+actions, observation `(board_size, board_size, 6)`.)
+
+The rules are OpenSpiel's `go`, move for move (checked at every step of random games on
+9x9, 13x13 and 19x19): black (`player_0`) and white take turns placing a stone or passing;
+a group without liberties is captured; no suicide; a ko may not be retaken at once; two
+passes in a row end the game, and so does `2 * board_size**2` moves; a move that repeats
+an earlier board (a positional superko) ends the game at once as a draw. Scoring is
+Tromp-Taylor area scoring: stones plus the empty regions that touch only one colour,
+komi (7.5) to white.
+
+**Observation.** A dict: `observation` is an int8 array (board_size, board_size, 6) from
+the observer's side, `[row, col]` the point of action `row * board_size + col` (row 0 is
+the row named 1, at the bottom): plane 0 the observer's stones, 1 the opponent's, 2 the
+ko point (the point the player to move may not take back), 3 all ones when the observer
+is to move, 4 all ones when the observer plays black (komi is white's), 5 all ones when
+the last move was a pass (a second one ends the game). `action_mask` is an int8 vector of
+`board_size**2 + 1`, all zeros for the agent that is not to move.
+
+**Actions.** `row * board_size + col` for a point, `board_size**2` to pass (always
+legal). Readable names (the CLI) are Go coordinates, columns `a`-`j` without `i`, rows
+from 1 at the bottom (`d4`, `pass`), as OpenSpiel's action strings::
+
+       a  b  c  d  e  f  g  h  j
+    9 72 73 74 75 76 77 78 79 80
+    ...
+    1  0  1  2  3  4  5  6  7  8      pass: 81
+
+**Rewards.** +1 to the player with the higher area score and -1 to the other, 0 for a
+draw (a superko, or an even score with an integer komi) and on every other step.
+Through `env()`, an illegal action ends the game with -1 to its author.
+
+**Variants.** `board_size` (int 5..19, default 9), `komi` (a multiple of 0.5 from -500 to
+500, default 7.5), `handicap` (int 0..9; 2 or more need a board of 16 or more: black's
+stones on OpenSpiel's points, white moves first), as OpenSpiel's `go`.
+
+**Version history.** v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from zerosum.envs.aec import ZerosumEnv
+from zerosum.envs.drawing import LINE, canvas, stone, to_array
+from zerosum.games.go import Go
+
+NAME = "go_v0"
+
+
+def star_points(n: int) -> list[tuple[int, int]]:
+    """The hoshi drawn on a board of ``n`` lines, (row, col) from 0."""
+    if n < 7:
+        return [(n // 2, n // 2)] if n % 2 else []
+    edge = 2 if n < 13 else 3
+    far = n - 1 - edge
+    points = [(edge, edge), (edge, far), (far, edge), (far, far)]
+    if n % 2:
+        mid = n // 2
+        points.append((mid, mid))
+        if n >= 15:
+            points += [(edge, mid), (far, mid), (mid, edge), (mid, far)]
+    return points
+
+
+def draw(game: Go, state: np.ndarray, cell: int = 40) -> np.ndarray:
+    """The board: lines, star points and stones on the intersections, row 1 at the bottom."""
+    n = game.board_size
+    pad = cell
+    img, pen = canvas((n - 1) * cell + 2 * pad, (n - 1) * cell + 2 * pad)
+    width = max(2, cell // 20)
+    for i in range(n):
+        pen.line((pad, pad + i * cell, pad + (n - 1) * cell, pad + i * cell), fill=LINE, width=width)
+        pen.line((pad + i * cell, pad, pad + i * cell, pad + (n - 1) * cell), fill=LINE, width=width)
+    dot = max(3, cell // 10)
+    for r, c in star_points(n):
+        x, y = pad + c * cell, pad + (n - 1 - r) * cell
+        pen.ellipse((x - dot, y - dot, x + dot, y + dot), fill=LINE)
+    for a in range(n * n):
+        who = game.stone(state, a)
+        if who >= 0:
+            r, c = divmod(a, n)
+            stone(pen, pad + c * cell, pad + (n - 1 - r) * cell, cell * 0.46, who)
+    return to_array(img)
+
+
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
+    """The environment without safety: an illegal action raises IllegalActionError."""
+    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode)
+
+
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
+    """The environment with PettingZoo's safety: an illegal action loses the game."""
+    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
