@@ -49,6 +49,19 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("vs_previous.py", None, [], 1800),
     ("vs_release.py", None, [], 3600),
     ("strength.py", None, ["--games", "100"], 6 * 3600),  # each game of issue 47 against OpenSpiel's MCTSBot(1000)
+    # the games of issues 47 and 48 against their oracles (more games than the tests play), perft and speed
+    ("othello.py", ["--games", "100", "--depth", "6"], [], 1800),
+    ("hex_openspiel.py", ["--games", "50"], [], 1800),
+    ("breakthrough.py", ["--quick"], [], 1800),
+    ("checkers.py", ["oracle", "--games", "50"], ["oracle"], 1800),
+    ("checkers.py", None, ["perft"], 3600),
+    ("gomoku.py", ["--games", "30"], [], 1800),
+    ("chess_oracles.py", ["--games", "10"], [], 3600),
+    ("chess_speed.py", ["--games", "5", "--spiel-games", "20", "--seconds", "2"], [], 1800),
+    ("chess_stockfish.py", None, [], 3600),
+    ("go.py", ["--oracle-games", "9:100,13:10,19:2", "--perft", "5:3,9:2", "--games", "50", "--rounds", "3",
+               "--seconds", "2"], [], 3600),
+    ("go_strength.py", None, [], 6 * 3600),
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 
