@@ -437,8 +437,7 @@ from tests.test_new_game_guide import package  # noqa: E402, F401 - the guide's 
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "nim", "connect_four", "pentago", "nine_mens_morris", "halma",
-                                  "checkers"])
-                                  "gomoku"])
+                                  "checkers", "gomoku"])
 def test_batched_rules_equal_the_game_api(name):
     from zerosum.games.kit.batched import batched
 
