@@ -73,10 +73,11 @@ for _ in range(10):
     envs.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in envs.action_masks()]))
 """,
     "first alphazero(zoo, sims=64) move": """
-from zerosum.agents import build_agent
+from zerosum.agents import make_agent
 from zerosum.games import make_game
 game = make_game(GAME)
-agent = build_agent("alphazero(path=zoo:connect_four, sims=64)", game, seed=0)
+agent = make_agent("alphazero(path=zoo:connect_four, sims=64)", 0)
+agent.prepare(game)
 agent.act(game, game.initial_state())
 """,
     "warm: import + first alphabeta move": """
