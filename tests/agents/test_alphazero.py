@@ -40,6 +40,8 @@ CASES = [
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 7}),
     ("checkers", {}), ("checkers", {"rows": 7, "columns": 7}),
     ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
+    ("othello", {}), ("othello", {"size": 6}), ("othello", {"size": 10}),
+    ("chess", {}), ("go", {}), ("go", {"board_size": 5, "komi": 0.0}), ("go", {"board_size": 19, "handicap": 3}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends
