@@ -23,7 +23,7 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "pentago_v0": ({}, "alphabeta(depth=2)", "alphabeta(depth=1)", 36),
     "nine_mens_morris_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 60),
     "halma_v0": ({"size": 8}, "alphabeta(depth=2)", "alphabeta(depth=1)", 60),
-    "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 60),
+    "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 30),
 }
 SEED = 3
 
