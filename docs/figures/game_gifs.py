@@ -28,8 +28,8 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "breakthrough_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 120),
     "checkers_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 120),
     "gomoku_v0": ({}, "alphabeta(depth=2)", "alphabeta(depth=1)", 80),
-    "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 60),
     "go_v0": ({}, "mcts(sims=400)", "mcts(sims=200)", 60),
+    "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 30),
 }
 SEED = 3
 

@@ -16,7 +16,9 @@ promotions, ascending.
 
 from __future__ import annotations
 
-from zerosum.games.chess.rules import GEN_CAPTURES, S_EP, S_STM, drawn_with_moves, generate, type_at
+from zerosum.games.chess.board import GEN_CAPTURES, S_EP, S_STM, type_at
+from zerosum.games.chess.movegen import generate
+from zerosum.games.chess.rules import drawn_with_moves
 from zerosum.games.chess.tables import DIR_FILE, DIR_RANK, KNIGHT_FILE, KNIGHT_RANK, PIECE_VALUE, PST
 from zerosum.games.kit import (
     FORCING, HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel,

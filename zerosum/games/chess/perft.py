@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from zerosum.games.chess.rules import GEN_ALL, GEN_COUNT, MAX_MOVES, generate, make
+from zerosum.games.chess.board import GEN_ALL, GEN_COUNT, MAX_MOVES
+from zerosum.games.chess.movegen import generate, make
 from zerosum.games.kit import I64Array, kernel
 
 _SLOTS = 16
