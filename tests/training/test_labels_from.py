@@ -37,7 +37,8 @@ def test_a_run_trains_on_a_labels_file_alone_then_anneals(tmp_path, labels):
 
 def test_a_runs_state_is_read_as_its_labels_oldest_first(tmp_path, labels):
     first = tmp_path / "first"
-    train_alphazero(AlphaZeroConfig(game="tictactoe", labels_from=[str(labels)], label_steps=1, out=str(first), **TINY))
+    train_alphazero(AlphaZeroConfig(game="tictactoe", labels_from=[str(labels)], label_steps=1, label_depth=9,
+                                    out=str(first), **TINY))  # a run's labels are read as labelled at its depth
     again = read_labels([str(first / "state.pt"), str(labels)], make_game("tictactoe"))
     direct = read_labels([str(labels)], make_game("tictactoe"))
     assert len(again) == 60 and (again.obs[:30] == direct.obs).all() and (again.policy[30:] == direct.policy).all()
@@ -61,3 +62,11 @@ def test_the_cli_reads_the_files_into_the_teacher(labels):
                               "--iterations", "0", "--log-every", "5"])
     cfg = config_from_args(ns)
     assert cfg.teacher.files == [str(labels), str(labels)] and cfg.teacher.steps == 2
+
+
+def test_labels_made_unlike_are_not_joined(tmp_path, labels):
+    from zerosum.training.alphazero import DatasetError
+
+    shallow = save_dataset(tmp_path / "d2.npz", label_dataset(make_game("tictactoe"), 5, depth=2, seed=1))
+    with pytest.raises(DatasetError, match="only labels made alike"):
+        read_labels([str(labels), str(shallow)], make_game("tictactoe"))
