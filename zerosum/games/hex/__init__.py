@@ -67,6 +67,10 @@ class Hex(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "two_distance"
+    # Measured on 11x11 at 0.1 s a move (hex_v0's page has the commands): alpha-beta with the
+    # two-distance won 20 of 20 games against MCTS with random rollouts and 19 of 20 against
+    # alpha-beta with the shortest-path distance.
+    default_opponent = "alphabeta(time=0.1)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``rows * columns`` cell actions (one more, ``swap``, with the pie rule); a game

@@ -4,14 +4,14 @@ Both heuristics measure, for each player, how far it is from joining its two edg
 graph where its own stones cost nothing (a chain of its stones is one node: the empty cells
 next to it are next to one another, and next to the edge it touches) and the opponent's
 stones are walls. A player's *potential* is ``min over empty cells x of d(x, first edge)
-+ d(x, second edge)``; a position scores the opponent's potential minus the mover's (lower
-is better), by absolute player, so ``h(s, 0) == -h(s, 1)``.
++ d(x, second edge)`` (lower is better); a position scores, for a player, the opponent's
+potential minus its own, so ``h(s, 0) == -h(s, 1)``.
 
 * ``distance``: ``d`` is the shortest-path distance, the empty cells a player still has to
-  fill (the simplest "resistance" measure; van Rijswijck, *Search and evaluation in Hex*,
-  2002).
-* ``two_distance``: Queenbee's two-distance (van Rijswijck 2000; Anshelevich's Hexy
-  discusses it too): a cell next to the edge is at 1, any other cell at one more than its
+  fill: the simplest connection measure, which Queenbee's two-distance and Hexy's
+  electrical resistance (Anshelevich, 2002) refine.
+* ``two_distance``: Queenbee's two-distance (van Rijswijck, *Are bees better than
+  fruitflies?*, 2000): a cell next to the edge is at 1, any other cell at one more than its
   *second*-best neighbour, because the opponent to move blocks the best one. Ties are
   broken by Queenbee's mobility, the number of cells on which a potential is reached.
 

@@ -89,36 +89,29 @@ def fill(s: State, region: int, out: State, target: int, rows: int,
          r0: int) -> None:  # pragma: no cover - compiled
     """Grow the set at ``out[target:target+rows]``, closed but for new runs in row ``r0``,
     to every cell of ``s[region:region+rows]`` (a set of stones holding it) that it connects
-    to: row sweeps down and up over the rows that changed and their neighbours, until
-    nothing changes (a sweep adds at least one cell, so at most one sweep a cell). Each row
-    of the set stays a union of whole runs of the region's row, so a row none of whose
-    neighbours brings a new cell is skipped."""
-    lo = r0
-    hi = r0
-    for _ in range(rows * 32):
-        changed = False
-        first = lo - 1 if lo > 0 else 0
-        last = hi + 1 if hi < rows - 1 else rows - 1
-        for step in range(2):  # a sweep down, then one up
-            for i in range(first, last + 1):
-                r = i if step == 0 else first + last - i
-                x = out[target + r]
-                if r > 0:
-                    above = out[target + r - 1]
-                    x |= above | (above >> 1)
-                if r < rows - 1:
-                    below = out[target + r + 1]
-                    x |= below | (below << 1)
-                m = s[region + r]
-                x &= m
-                if (x & ~out[target + r]) == 0:
-                    continue
-                out[target + r] = row_fill(x, m)
-                changed = True
-                lo = min(lo, r)
-                hi = max(hi, r)
-        if not changed:
+    to. Each row of the set is a union of whole runs of the region's row; a worklist of rows
+    (one bit a row) holds the rows next to a row that grew: each is grown by what its two
+    neighbours reach, and when it gains a cell its own neighbours join the list. A row
+    joins the list only when a neighbour gains, so the loop ends within 2 + 2 * cells rounds."""
+    todo = ((1 << r0) << 1 | (1 << r0) >> 1) & ((1 << rows) - 1)
+    for _ in range(3 * rows * 32):
+        if todo == 0:
             return
+        r = lowest_bit(todo)
+        todo &= todo - 1
+        x = 0
+        if r > 0:
+            above = out[target + r - 1]
+            x |= above | (above >> 1)
+        if r < rows - 1:
+            below = out[target + r + 1]
+            x |= below | (below << 1)
+        m = s[region + r]
+        x &= m & ~out[target + r]
+        if x == 0:
+            continue
+        out[target + r] = row_fill(x | out[target + r], m)
+        todo |= ((1 << r) << 1 | (1 << r) >> 1) & ((1 << rows) - 1)
 
 
 @helper
