@@ -49,6 +49,8 @@ def compile_part(game_name: str, part: str, tier: str = "inline") -> float:
     (``inline``: the game's own copy; ``generic``: the copy for every game, ``game_name``
     then :data:`EVERY_GAME`); its wall seconds. The ``rules`` part also compiles the game's
     search knowledge (its ordering hint, forcing moves and default heuristic)."""
+    os.environ["ZEROSUM_TIER"] = tier  # this worker's hot calls and searches too, with nothing left to the background
+    os.environ["ZEROSUM_BACKGROUND_COMPILE"] = "0"
     from zerosum.search import compiled
 
     start = time.perf_counter()

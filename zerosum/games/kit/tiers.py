@@ -91,8 +91,8 @@ def use_generic(template: Path, kernels: Kernels, what: str) -> bool:
         generic = not copy_ready(template, kernels)
         if generic and compile_in_background(template, kernels):
             notice(f"background:{template}:{id(kernels)}",
-                   f"{what} runs on the code compiled for every game while its own, faster copy compiles "
-                   "in the background for later runs")
+                   f"{what}: the code compiled for every game serves this process, while the game's own, "
+                   "faster copy compiles in the background for later runs")
         hit = _CHOSEN[key] = (kernels, generic)
     return hit[1]
 
