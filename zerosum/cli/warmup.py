@@ -94,8 +94,8 @@ def warmup(games: Sequence[str], parts: Sequence[str] = PARTS, jobs: int | None 
     if tier not in ("inline", "generic"):
         raise ValueError(f"tier={tier!r}: 'inline' or 'generic'")
     wanted = [(g, p) for g in games for p in PARTS if p in parts and not (tier == "generic" and p in TEMPLATES)]
-    if tier == "generic":
-        wanted += [(EVERY_GAME, p) for p in PARTS if p in parts and p in TEMPLATES]
+    if tier == "generic":  # first: each is a long compile, and they overlap the games' rules
+        wanted = [(EVERY_GAME, p) for p in PARTS if p in parts and p in TEMPLATES] + wanted
     done: dict[tuple[str, str], float | BaseException] = {}
     jobs = max(1, jobs or os.cpu_count() or 1)
 
