@@ -238,3 +238,17 @@ def test_the_env_docstring_table_matches_the_spaces():
     assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", breakthrough_v0.__doc__)
     shape = env.observation_space("player_0")["observation"].shape
     assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", breakthrough_v0.__doc__)
+
+
+def test_play_reads_moves_and_answers_help_and_hint():
+    from zerosum.agents import make_agent
+    from zerosum.cli.play import PlaySession
+
+    typed = iter(["help a7", "hint", "a7-a6", "e7xf6", "quit"])
+    out: list[str] = []
+    session = PlaySession(G, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=2)",
+                          input_fn=lambda prompt: next(typed), output_fn=out.append)
+    assert session.run() == 0
+    text = "\n".join(out)
+    assert "a7a6, a7b6" in text and "hint: " in text
+    assert session.actions[0] == G.string_to_action("a7a6") and len(session.actions) == 2  # e7xf6 was refused
