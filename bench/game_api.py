@@ -1,10 +1,8 @@
 """Random playouts through the Game API next to OpenSpiel's C++ games via pyspiel.
 
 For each game OpenSpiel also has (tic-tac-toe, Nim under OpenSpiel's misère default,
-Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Othello), the same loop a user
-Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Breakthrough), the same loop a user
-Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Gomoku), the same loop a user
-writes, on both sides::
+Pentago under OpenSpiel's rule, Nine Men's Morris, Connect Four, Othello, Hex, Breakthrough,
+Checkers, Gomoku), the same loop a user writes, on both sides::
 
     while not game.is_terminal(s):                 while not st.is_terminal():
         legal = game.legal_actions(s)                  legal = st.legal_actions()
