@@ -67,8 +67,8 @@ def test_train_takes_the_variant_grammar_of_every_command(tmp_path):
 
 
 def test_train_recipe_overrides_and_errors(tmp_path):
-    proc = zerosum("--game", "chess", "--steps", "10", "--out", str(tmp_path / "x"), cwd=tmp_path)
-    assert proc.returncode == 2 and "unknown game 'chess'" in proc.stderr
+    proc = zerosum("--game", "mahjong", "--steps", "10", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    assert proc.returncode == 2 and "unknown game 'mahjong'" in proc.stderr
     proc = zerosum("--seat", "left", cwd=tmp_path)
     assert proc.returncode == 2 and "seat 'left' is not allowed" in proc.stderr
     proc = zerosum("--help", cwd=tmp_path)

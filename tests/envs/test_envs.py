@@ -91,8 +91,8 @@ def test_three_ways_to_create():
     for e in (a, b, c):
         e.reset()
         assert e.game.variant["piles"] == (3, 4, 5) and e.metadata["name"] == "nim_v0"
-    with pytest.raises(ValueError, match="unknown environment 'chess_v0'; available"):
-        make("chess_v0")
+    with pytest.raises(ValueError, match="unknown environment 'mahjong_v0'; available"):
+        make("mahjong_v0")
     with pytest.raises(ValueError, match="render_mode='video'"):
         make("nim_v0", render_mode="video")
 

@@ -165,7 +165,7 @@ def test_outputs_and_cli(tmp_path, capsys):
 
 # ---- bad input: errors before any game ----------------------------------------------------
 @pytest.mark.parametrize(("raw", "message"), [
-    ({"game": "chess"}, "unknown game 'chess'"),
+    ({"game": "mahjong"}, "unknown game 'mahjong'"),
     ({"variant": {"size": 4}}, "bad variant for tictactoe"),
     ({"agents": ["random", "deepblue"]}, "unknown agent 'deepblue'"),
     ({"agents": ["random", "alphabeta(depth=2"]}, "malformed agent spec"),
@@ -209,7 +209,7 @@ def test_bad_toml_and_cli_errors(tmp_path, capsys):
 
 def test_optional_game_and_agent_are_skipped_with_a_note(tmp_path):
     notes = []
-    cfg = build_config({"game": "go", "optional": True, "agents": ["random", "random"]})
+    cfg = build_config({"game": "mahjong", "optional": True, "agents": ["random", "random"]})
     assert validate(cfg, notes.append) is None and "skipping" in notes[-1]
     cfg = tiny(tmp_path, agents=["random", "alphabeta(depth=1)",
                                  {"spec": "nosuch(path=x.zip)", "optional": True},

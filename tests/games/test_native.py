@@ -18,6 +18,8 @@ VARIANTS = [
     ("nine_mens_morris", {"flying": False}), ("nine_mens_morris", {"no_return": True, "max_turns": 40}),
     ("pentago", {}), ("pentago", {"win_before_rotation": False}),
     ("halma", {"size": 8}), ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 5, "x_in_row": 3}),
+    ("othello", {}), ("hex", {"board_size": 5, "swap": True}), ("breakthrough", {}), ("checkers", {}),
+    ("gomoku", {"size": 9}), ("chess", {}), ("go", {"board_size": 5}),
 ]
 SMALL = {"halma": {"size": 8}}
 

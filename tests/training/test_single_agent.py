@@ -186,8 +186,8 @@ def test_bad_arguments_are_clear():
         SingleAgentEnv("tictactoe", seat="left")
     with pytest.raises(ValueError, match="obs_format='image' is not allowed"):
         SingleAgentEnv("tictactoe", obs_format="image")
-    with pytest.raises(ValueError, match="unknown game 'chess'"):
-        SingleAgentEnv("chess")
+    with pytest.raises(ValueError, match="unknown game 'mahjong'"):
+        SingleAgentEnv("mahjong")
     with pytest.raises(TypeError, match="an opponent is"):
         SingleAgentEnv("tictactoe", opponent=3)
     with pytest.raises(ValueError, match="unknown agent"):

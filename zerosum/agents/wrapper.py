@@ -14,6 +14,7 @@ class WrapperAgent(Agent):
     def __init__(self, inner: str | Agent, rng: Rng = None) -> None:
         super().__init__(rng)
         self.inner = make_agent(inner, rng=self.rng)
+        """The agent this one plays through."""
 
     def seed(self, rng: Rng) -> None:
         """Replace the generator here and in the inner agent (they share it)."""

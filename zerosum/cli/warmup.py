@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
+
+from zerosum.cli.common import Parser, UsageError, run_command
 
 PARTS = ("rules", "alphabeta", "mcts", "guided", "batched", "vector")
 """The parts of a game that warmup compiles, in the order a game's parts are scheduled."""
@@ -123,9 +124,9 @@ def warmup(games: Sequence[str], parts: Sequence[str] = PARTS, jobs: int | None 
     return done
 
 
-def parser() -> argparse.ArgumentParser:
+def parser() -> Parser:
     """The argument parser of ``zerosum warmup``."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="zerosum warmup",
         description="Compile games ahead of time, in parallel processes, into the disk cache, so that later "
                     "processes start at once (each part is compiled on first use otherwise).")
@@ -141,21 +142,19 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``zerosum warmup``; 0 when every part compiled."""
+    return run_command("zerosum warmup", lambda: _run(parser().parse_args(argv)))
+
+
+def _run(args: argparse.Namespace) -> int:
     from zerosum.values import available_games
 
-    args = parser().parse_args(argv)
     games = args.games or available_games()
     unknown = sorted(set(games) - set(available_games()))
     if unknown:
-        print(f"zerosum warmup: unknown games {unknown}; games: {', '.join(available_games())}", file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown games {unknown}; games: {', '.join(available_games())}")
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    try:
-        start = time.perf_counter()
-        done = warmup(games, parts, args.jobs, args.tier)
-    except ValueError as exc:
-        print(f"zerosum warmup: {exc}", file=sys.stderr)
-        return 2
+    start = time.perf_counter()
+    done = warmup(games, parts, args.jobs, args.tier)
     failed = sum(isinstance(v, BaseException) for v in done.values())
     print(f"{len(done) - failed} parts compiled or loaded in {time.perf_counter() - start:.1f} s"
           + (f"; {failed} failed" if failed else ""))

@@ -75,15 +75,21 @@ class Chess(Game):
     """Chess under FIDE rules, PettingZoo ``chess_v6``'s action encoding and observation."""
 
     name = "chess"
+    """The registered name: ``make_game(name)``."""
     kernels = KERNELS
+    """The compiled rules."""
     variants = (
         Variant("draws", str, "claim", "how repetition and the fifty-move rule end the game: 'claim' as "
                 "PettingZoo's chess_v6 (python-chess's can_claim_draw), 'arise' as OpenSpiel's chess",
                 choices=("claim", "arise")),
     )
+    """The rule variants, as keyword arguments (the page's variants table)."""
     heuristics = knowledge.HEURISTICS
+    """The evaluations alpha-beta can use, by name."""
     default_heuristic = "pst"
+    """The heuristic a search uses when none is named."""
     default_opponent = "alphabeta(time=0.1)"
+    """The agent spec that plays this game best at about 0.1 s a move."""
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """Params ``[draws]`` (0 claim, 1 arise); the standard start."""
