@@ -136,7 +136,7 @@ def test_illegal_and_raising_policies_are_reported_not_crashed():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: evaluate(first_legal, "chess_v0"), "unknown env 'chess_v0'; available: .*tictactoe_v0"),
+    (lambda: evaluate(first_legal, "mahjong_v0"), "unknown env 'mahjong_v0'; available: .*tictactoe_v0"),
     (lambda: evaluate(first_legal, "nim_v0", variant={"pile": 3}), "unknown variant option|pile"),
     (lambda: evaluate(first_legal, "tictactoe_v0", opponents=["alphabeta(dept=2)"]),
      "opponent 'alphabeta\\(dept=2\\)'"),
