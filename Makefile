@@ -47,7 +47,7 @@ run: $(VENV)/.train
 # and each game's rules first, a process a core, so that no two test files compile the same
 # code (each loads it from the disk cache) and the time does not grow with the games.
 test: $(VENV)/.dev
-	$(PY) -m zerosum warmup --tier generic
+	-$(PY) -m zerosum warmup --tier generic  # a part that fails to compile fails its tests too, with their message
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # ruff (rules in pyproject.toml) over the code, tests, benchmarks and the docs build scripts; mypy, strict for
