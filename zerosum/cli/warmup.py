@@ -69,10 +69,13 @@ def compile_part(game_name: str, part: str, tier: str = "inline") -> float:
         from zerosum.games.kit.generic import generic_params
 
         generic_params(game.kernels, game.params, game.heuristic(None).fn)  # compiles the knowledge kernels
-    elif part == "batched":
-        from zerosum.games.kit.batched import batched_rules
+    elif part == "batched":  # its functions compile on their first call: call each once, on one state
+        from zerosum.games.kit.batched import BatchedRules
 
-        batched_rules(game)
+        rules = BatchedRules(game)
+        states = rules.reset(1)
+        rules.masks(states), rules.status(states), rules.players(states), rules.observe(states, 0)
+        rules.apply(states, rules.random_moves(states, 0))
     elif part == "vector":
         from zerosum.envs.lanes import vector_kernels
 
