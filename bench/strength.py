@@ -1,13 +1,16 @@
-"""Strength against OpenSpiel's MCTSBot: a zerosum agent spec against ``open_spiel.python.algorithms.mcts``.
+"""Strength against OpenSpiel's MCTSBot: a zerosum agent spec against OpenSpiel's MCTS.
 
 For each game (zerosum name -> OpenSpiel name in ``OPENSPIEL``; the actions are the same
 numbers on both sides), the agent ``--spec`` (default: the game's ``default_opponent``, the
 spec that plays it best at about 0.1 s a move) plays ``--games`` games against OpenSpiel's
 ``MCTSBot`` with ``--sims`` simulations a move (1,000 by default), one random rollout per leaf
 (``RandomRolloutEvaluator(1)``), ``uct_c=2`` and ``solve=True``, as OpenSpiel's own
-``examples/mcts.py`` sets them. Seats alternate and openings are paired: games 2k and 2k+1
-start from the same ``--openings-plies`` random plies (seeded), with the agent moving first in one
-and second in the other, so neither side gains from an opening's luck.
+``examples/mcts.py`` sets them. ``--impl cpp`` (the default) plays OpenSpiel's C++ ``pyspiel.MCTSBot``;
+``--impl python`` plays ``open_spiel.python.algorithms.mcts.MCTSBot``, the same algorithm about ten
+times slower (a 100-game run of the Python bot takes hours a game here). Seats alternate and
+openings are paired: games 2k and 2k+1 start from the same ``--openings-plies`` random plies
+(seeded), with the agent moving first in one and second in the other, so neither side gains
+from an opening's luck.
 
 Both sides see one position: the zerosum state and the pyspiel state advance together, and
 every move is checked legal on both sides. A win scores 1, a draw 0.5; the score comes with
@@ -70,8 +73,12 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     agent = make_agent(job["spec"], rng=job["index"])
     agent.prepare(game)
     agent.reset()
-    bot = mcts.MCTSBot(og, 2, job["sims"], mcts.RandomRolloutEvaluator(1, np.random.RandomState(job["index"])),
-                       solve=True, random_state=np.random.RandomState(10_000 + job["index"]))
+    if job["impl"] == "cpp":
+        bot = pyspiel.MCTSBot(og, pyspiel.RandomRolloutEvaluator(1, job["index"]), 2.0, job["sims"], 1000, True,
+                              10_000 + job["index"], False)
+    else:
+        bot = mcts.MCTSBot(og, 2, job["sims"], mcts.RandomRolloutEvaluator(1, np.random.RandomState(job["index"])),
+                           solve=True, random_state=np.random.RandomState(10_000 + job["index"]))
     s, st = game.initial_state(), og.new_initial_state()
     for a in job["opening"]:
         s = game.apply(s, a)
@@ -96,20 +103,21 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_game(name: str, spec: str, games: int, sims: int, plies: int, workers: int, seed: int,
-             log: Path | None) -> dict[str, Any]:
+             log: Path | None, impl: str = "cpp") -> dict[str, Any]:
     """Play (or read from ``log``) ``games`` games of ``name``; the score with its interval."""
     done: dict[int, dict[str, Any]] = {}
     if log is not None and log.exists():
         for line in log.read_text().splitlines():
             rec = json.loads(line)
-            if rec.get("game") == name and rec.get("spec") == spec and rec.get("sims") == sims:
+            key = (rec.get("game"), rec.get("spec"), rec.get("sims"), rec.get("impl", "python"))
+            if key == (name, spec, sims, impl):
                 done[rec["index"]] = rec
-    jobs = [{"game": name, "spec": spec, "sims": sims, "index": i, "seat": i % 2,
+    jobs = [{"game": name, "spec": spec, "sims": sims, "impl": impl, "index": i, "seat": i % 2,
              "opening": opening(name, plies, seed + i // 2)} for i in range(games) if i not in done]
     if jobs:
         with get_context("spawn").Pool(workers) as pool:
             for rec in pool.imap_unordered(play_one, jobs):
-                rec.update(game=name, spec=spec, sims=sims)
+                rec.update(game=name, spec=spec, sims=sims, impl=impl)
                 done[rec["index"]] = rec
                 if log is not None:
                     with log.open("a") as f:
@@ -123,7 +131,7 @@ def run_game(name: str, spec: str, games: int, sims: int, plies: int, workers: i
     wins = sum(r["result"] > 0 for r in recs)
     draws = sum(r["result"] == 0 for r in recs)
     agent_moves = sum((r["plies"] + (r["seat"] == 0)) // 2 for r in recs)  # about half the plies each
-    return {"game": name, "spec": spec, "opponent": f"MCTSBot({sims} sims, random rollouts)", "games": games,
+    return {"game": name, "spec": spec, "opponent": f"MCTSBot({sims} sims, random rollouts, {impl})", "games": games,
             "wins": wins, "draws": draws, "losses": games - wins - draws, "score": points / games,
             "low": lo, "high": hi,
             "as first": sum(r["score"] for r in recs if r["seat"] == 0) / max(1, (games + 1) // 2),
@@ -139,6 +147,8 @@ def main() -> None:
     ap.add_argument("--spec", default="", help="the agent spec (default: each game's default_opponent)")
     ap.add_argument("--games", type=int, default=100, help="games per game name (even: seats alternate)")
     ap.add_argument("--sims", type=int, default=1000, help="MCTSBot simulations a move")
+    ap.add_argument("--impl", choices=("cpp", "python"), default="cpp",
+                    help="OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot) or its Python one")
     ap.add_argument("--openings-plies", type=int, default=4, help="random plies before the players take over")
     ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     ap.add_argument("--seed", type=int, default=0)
@@ -152,14 +162,14 @@ def main() -> None:
     for n in names:
         spec = args.spec or type(make_game(n)).default_opponent
         rows.append(run_game(n, spec, args.games, args.sims, args.openings_plies, args.workers, args.seed,
-                             Path(args.log) if args.log else None))
+                             Path(args.log) if args.log else None, args.impl))
     lines = [headline(f"{r['game']}: {r['spec']} vs OpenSpiel MCTSBot({args.sims}), score", r["score"], None,
                       f">= {TARGET} over 100 games") for r in rows]
     emit("strength", rows, ["game", "spec", "games", "wins", "draws", "losses", "score", "low", "high", "as first",
                             "as second", "agent s/move", "mcts s/move"],
          {"headline": lines, "load_1min": os.getloadavg()[0],
           "settings": {"sims": args.sims, "openings_plies": args.openings_plies, "seed": args.seed,
-                       "uct_c": 2, "rollouts": 1, "solve": True}})
+                       "uct_c": 2, "rollouts": 1, "solve": True, "impl": args.impl}})
 
 
 if __name__ == "__main__":

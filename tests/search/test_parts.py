@@ -8,7 +8,7 @@ from zerosum.search._parts import _sort_desc
 
 
 def test_sort_desc_is_numpys_stable_sort_highest_first():
-    """Short ranges are sorted by insertion in place, long ones by numpy's merge sort:
+    """Short ranges are sorted by insertion in place, long ones by a bottom-up merge:
     both give the order of a stable sort by score, highest first (ties: generation order)."""
     rng = np.random.default_rng(0)
     for n in (1, 2, 5, 7, 32, 33, 60, 288):
