@@ -252,3 +252,39 @@ def test_play_reads_moves_and_answers_help_and_hint():
     text = "\n".join(out)
     assert "a7a6, a7b6" in text and "hint: " in text
     assert session.actions[0] == G.string_to_action("a7a6") and len(session.actions) == 2  # e7xf6 was refused
+
+
+def test_mcts_minimax_and_the_batched_search_play_it(tmp_path):
+    """MCTS takes a win in one; alpha-beta's value equals minimax's at a fixed depth; the
+    batched search and an untrained alphazero agent play legal moves to the end of a game."""
+    from zerosum.search import MCTS, BatchedSearch, minimax, uniform_evaluator
+
+    runner = G.position(["........", "........", "........", "........", "...w....", "........", "..b.....",
+                         "....w..."], to_move="black")
+    result = MCTS(G).search(runner, sims=300, seed=0)
+    assert G.action_to_string(result.action)[2:4].endswith("1")
+    small = make_game("breakthrough", **SMALL)
+    for s in random_states(small, 8, 3):
+        if not small.is_terminal(s):
+            for name in ("material", "safety"):
+                assert AlphaBeta(small, name).search(s, 4).value == minimax(small, s, 4, heuristic=name).value
+    states = [s for s in random_states(G, 4, 5) if not G.is_terminal(s)]
+    search = BatchedSearch(G, lanes=len(states))
+    for lane, s in enumerate(states):
+        search.set_root(lane, s, seed=lane)
+    out = search.run(uniform_evaluator, sims=16)
+    for lane, s in enumerate(states):
+        assert int(out.action[lane]) in {int(a) for a in G.legal_actions(s)}
+    torch = pytest.importorskip("torch")
+    from zerosum.agents import make_agent
+    from zerosum.nets import NetConfig, build_network, save_network
+
+    torch.manual_seed(0)
+    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
+    path = save_network(tmp_path / "net.pt", build_network(small, config), small, config)
+    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
+    agent.prepare(small)
+    s = small.initial_state()
+    while not small.is_terminal(s):
+        s = small.apply(s, agent.act(small, s))
+    assert small.returns(s) in ((1.0, -1.0), (-1.0, 1.0))
