@@ -26,6 +26,8 @@ it raises AssertionError where the two differ."""
 ActionCheck = Callable[[State, Any, int], None]
 """``check_action(state, openspiel_state, action)``: comparisons of the action about to be played
 in both (its name), before it is played."""
+COMPARED = ("terminal flags", "legal actions", "returns")
+"""What :func:`compare_with_openspiel` compares at every position, besides the player to move."""
 
 
 @dataclass(frozen=True)
@@ -75,27 +77,41 @@ def compare_with_openspiel(game: Game, openspiel_game: Any, games: int,
         step = 0
         while True:
             steps += 1
-            where = (game, openspiel_game, number, step, o)
-            terminal = game.is_terminal(s)
-            _same(where, "terminal flags", terminal, o.is_terminal())
             legal = o.legal_actions()
-            _same(where, "legal actions", list(game.legal_actions(s)), list(legal))
-            _same(where, "returns", game.returns(s), tuple(o.returns()))
-            if check is not None:
-                _run(where, "check", check, s, o)
-            if terminal:
+            ours = (game.is_terminal(s), list(game.legal_actions(s)), game.returns(s))
+            theirs = (o.is_terminal(), list(legal), tuple(o.returns()))
+            if ours != theirs:
+                what, x, y = next(d for d in zip(COMPARED, ours, theirs) if d[1] != d[2])
+                _differ(game, number, step, o, f"{what} differ: zerosum {x}, OpenSpiel {y}")
+            try:
+                if check is not None:
+                    check(s, o)
+            except AssertionError as e:
+                _differ(game, number, step, o, f"check failed: {e}", e)
+            if ours[0]:
                 outcomes[game.outcome(s)] += 1
-                returns.append(game.returns(s))
+                returns.append(ours[2])
                 break
-            _same(where, "players to move", game.current_player(s), o.current_player())
+            if game.current_player(s) != o.current_player():
+                _differ(game, number, step, o, f"players to move differ: zerosum {game.current_player(s)}, "
+                                                f"OpenSpiel {o.current_player()}")
             a = legal[draw(len(legal))]
-            if check_action is not None:
-                _run(where, f"check_action of action {a}", check_action, s, o, a)
+            try:
+                if check_action is not None:
+                    check_action(s, o, a)
+            except AssertionError as e:
+                _differ(game, number, step, o, f"check_action of action {a} failed: {e}", e)
             actions[int(a)] += 1
             s = game.apply(s, a)
             o.apply_action(a)
             step += 1
     return OpenSpielReport(games, steps, actions, outcomes, tuple(returns))
+
+
+def _differ(game: Game, number: int, step: int, openspiel_state: Any, message: str,
+            cause: BaseException | None = None) -> NoReturn:
+    raise AssertionError(f"{game!r} and OpenSpiel's {openspiel_state.get_game()}, game {number} step {step} (after "
+                         f"OpenSpiel's actions {openspiel_state.history()}): {message}\n{openspiel_state}") from cause
 
 
 def openspiel_perft(state: Any, depth: int) -> int:
@@ -110,25 +126,3 @@ def openspiel_perft(state: Any, depth: int) -> int:
     if depth == 1:
         return len(legal)
     return sum(openspiel_perft(state.child(a), depth - 1) for a in legal)
-
-
-def _where(where: tuple[Game, Any, int, int, Any]) -> str:
-    game, openspiel_game, number, step, o = where
-    return (f"{game!r} and OpenSpiel's {openspiel_game}, game {number} step {step} "
-            f"(after OpenSpiel's actions {o.history()})")
-
-
-def _same(where: tuple[Game, Any, int, int, Any], what: str, ours: Any, theirs: Any) -> None:
-    if ours != theirs:
-        _differ(where, f"{what} differ: zerosum {ours}, OpenSpiel {theirs}")
-
-
-def _run(where: tuple[Game, Any, int, int, Any], what: str, fn: Callable[..., None], *args: Any) -> None:
-    try:
-        fn(*args)
-    except AssertionError as e:
-        _differ(where, f"{what} failed: {e}", e)
-
-
-def _differ(where: tuple[Game, Any, int, int, Any], message: str, cause: BaseException | None = None) -> NoReturn:
-    raise AssertionError(f"{_where(where)}: {message}\n{where[4]}") from cause
