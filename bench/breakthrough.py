@@ -17,11 +17,9 @@ import argparse
 import os
 import time
 
-import numpy as np
-
 from _report import emit, headline
 from zerosum.games import make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
 VARIANTS = ({}, {"rows": 6, "columns": 6}, {"rows": 5, "columns": 7}, {"rows": 4, "columns": 3},
             {"rows": 4, "columns": 16}, {"rows": 16, "columns": 4})
@@ -34,39 +32,19 @@ def compare(variant: dict, games: int, seed: int) -> dict:
     g = make_game("breakthrough", **variant)
     og = pyspiel.load_game("breakthrough", variant)
     assert (g.num_actions, g.max_game_length) == (og.num_distinct_actions(), og.max_game_length())
-    rng = np.random.default_rng(seed)
-    steps = wins0 = 0
+
+    def same_board(s, st):
+        assert [chr(ord("1") + g.rows - 1 - r) + row for r, row in enumerate(g.cells(s))] == str(st).split()[:-1]
+
+    def same_name(s, st, a):
+        if g.rows < 10:  # OpenSpiel names rank 10 and above with the characters after '9'
+            assert g.action_to_string(a) == st.action_to_string(a)
+
     t = time.perf_counter()
-    for _ in range(games):
-        s, st = g.initial_state(), og.new_initial_state()
-        while True:
-            steps += 1
-            where = f"{variant} after {st.history()}:\n{st}"
-            assert g.is_terminal(s) == st.is_terminal(), where
-            assert list(g.legal_actions(s)) == list(st.legal_actions()), where
-            assert g.returns(s) == tuple(st.returns()), where
-            assert [chr(ord("1") + g.rows - 1 - r) + row for r, row in enumerate(g.cells(s))] \
-                == str(st).split()[:-1], where
-            if g.is_terminal(s):
-                wins0 += g.returns(s)[0] > 0
-                break
-            assert g.current_player(s) == st.current_player(), where
-            legal = st.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            if g.rows < 10:  # OpenSpiel names rank 10 and above with the characters after '9'
-                assert g.action_to_string(a) == st.action_to_string(a), where
-            s = g.apply(s, a)
-            st.apply_action(a)
-    return {"what": "random games", "variant": str(variant or "8x8 (default)"), "games": games, "steps": steps,
-            "player 0 wins": int(wins0), "seconds": time.perf_counter() - t}
-
-
-def openspiel_perft(state, depth: int) -> int:
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(openspiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
+    report = compare_with_openspiel(g, og, games, seed, same_board, check_action=same_name)
+    seconds = time.perf_counter() - t
+    return {"what": "random games", "variant": str(variant or "8x8 (default)"), "games": games, "steps": report.steps,
+            "player 0 wins": sum(r[0] > 0 for r in report.returns), "seconds": seconds}
 
 
 def perft_rows(variant: dict, depth: int) -> list[dict]:

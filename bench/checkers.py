@@ -19,10 +19,8 @@ import argparse
 import os
 import time
 
-import numpy as np
-
 from zerosum.games import make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
 BIK = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 VARIANTS = [{}, {"rows": 10, "columns": 10}, {"rows": 8, "columns": 6}, {"rows": 7, "columns": 7},
@@ -34,26 +32,23 @@ def oracle(games: int, seed: int) -> None:
 
     for variant in VARIANTS:
         g, game = make_game("checkers", **variant), pyspiel.load_game("checkers", variant)
-        rng = np.random.default_rng(seed)
-        steps = jumps_on = 0
+        mover, jumps_on = None, 0  # mover: who played the last move, None at the start of a game
+
+        def same_board(s, o):
+            nonlocal mover, jumps_on
+            assert g.cells(s) == [row[len(str(g.rows)):] for row in str(o).splitlines()[: g.rows]]
+            if g.is_terminal(s):
+                mover = None
+            elif g.current_player(s) == mover:
+                jumps_on += 1
+
+        def same_name(s, o, a):
+            nonlocal mover
+            assert g.action_to_string(a, s) == o.action_to_string(o.current_player(), a)
+            mover = g.current_player(s)
+
         start = time.perf_counter()
-        for _ in range(games):
-            s, o = g.initial_state(), game.new_initial_state()
-            while True:
-                steps += 1
-                legal = list(g.legal_actions(s))
-                assert legal == o.legal_actions(), (variant, str(o))
-                assert g.is_terminal(s) == o.is_terminal() and g.returns(s) == tuple(o.returns())
-                assert g.cells(s) == [row[len(str(g.rows)):] for row in str(o).splitlines()[: g.rows]]
-                if g.is_terminal(s):
-                    break
-                assert g.current_player(s) == o.current_player()
-                a = legal[rng.integers(len(legal))]
-                assert g.action_to_string(a, s) == o.action_to_string(o.current_player(), a)
-                mover = g.current_player(s)
-                s = g.apply(s, a)
-                o.apply_action(a)
-                jumps_on += int(not g.is_terminal(s) and g.current_player(s) == mover)
+        steps = compare_with_openspiel(g, game, games, seed, same_board, check_action=same_name).steps
         print(f"{g!r}: {games} games, {steps} steps equal (legal actions, names, player, terminal, returns, "
               f"board), {jumps_on} of them a multi-jump going on; {time.perf_counter() - start:.1f} s")
 
@@ -76,14 +71,6 @@ def whole_moves(game, s, depth):  # type: ignore[no-untyped-def]
     return total
 
 
-def os_perft(state, depth):  # type: ignore[no-untyped-def]
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 def perft_table(depth: int, os_depth: int, whole_depth: int) -> None:
     import pyspiel
 
@@ -93,7 +80,7 @@ def perft_table(depth: int, os_depth: int, whole_depth: int) -> None:
     print("|---|---|---|---|---|")
     for d in range(1, depth + 1):
         ours = perft(g, g.initial_state(), d)
-        theirs = os_perft(root, d) if d <= os_depth else "-"
+        theirs = openspiel_perft(root, d) if d <= os_depth else "-"
         whole = whole_moves(g, g.initial_state(), d) if d <= whole_depth else "-"
         print(f"| {d} | {ours} | {theirs} | {whole} | {BIK[d - 1] if d <= len(BIK) else '-'} |", flush=True)
 

@@ -33,45 +33,18 @@ import numpy as np
 from _report import emit, headline
 from game_api import api_natural, openspiel_natural, time_loops
 from zerosum.games import make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
 
 def oracle(size: int, games: int, seed: int) -> dict:
     import pyspiel
 
     ours, theirs = make_game("go", board_size=size), pyspiel.load_game("go", {"board_size": size})
-    rng = random.Random(seed)
-    steps = draws = 0
     t = time.perf_counter()
-    for g in range(games):
-        s, st, line = ours.initial_state(), theirs.new_initial_state(), []
-        while True:
-            legal = st.legal_actions()
-            same = (ours.legal_actions(s).tolist() == legal and ours.is_terminal(s) == st.is_terminal()
-                    and (st.is_terminal() or ours.current_player(s) == st.current_player())
-                    and (not st.is_terminal() or list(ours.returns(s)) == st.returns()))
-            if not same:
-                raise AssertionError(f"{size}x{size} game {g} differs from OpenSpiel after {line}")
-            if st.is_terminal():
-                draws += st.returns()[0] == 0
-                break
-            a = legal[rng.randrange(len(legal))]
-            s, line = ours.apply(s, a), [*line, a]
-            st.apply_action(a)
-            steps += 1
-    return {"what": f"oracle {size}x{size}", "games": games, "steps": steps, "superko draws": draws,
-            "seconds": time.perf_counter() - t}
-
-
-def openspiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for a in state.legal_actions():
-        child = state.clone()
-        child.apply_action(a)
-        total += openspiel_perft(child, depth - 1)
-    return total
+    report = compare_with_openspiel(ours, theirs, games, random.Random(seed))
+    seconds = time.perf_counter() - t
+    return {"what": f"oracle {size}x{size}", "games": games, "steps": report.plies,
+            "superko draws": sum(r[0] == 0 for r in report.returns), "seconds": seconds}
 
 
 def perft_row(size: int, depth: int) -> dict:

@@ -22,7 +22,7 @@ import numpy as np
 
 from _report import emit, headline
 from zerosum.games import make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
 VARIANTS: list[dict[str, Any]] = [{}, {"size": 19}, {"size": 9}, {"size": 7, "connect": 4},
                                   {"size": 6, "connect": 4, "wrap": True}, {"size": 5, "connect": 3, "anti": True},
@@ -36,40 +36,20 @@ def compare(variant: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
 
     g = make_game("gomoku", **variant)
     og = pyspiel.load_game("gomoku", variant)
-    rng = np.random.default_rng(seed)
-    steps, results = 0, {"p0": 0, "p1": 0, "draw": 0}
+
+    def same_board_and_observation(s: Any, st: Any) -> None:
+        assert [r.lower().replace("x", "b").replace("o", "w") for r in g.cells(s)] == str(st).split()[1:]
+        if not g.is_terminal(s):
+            planes = np.asarray(st.observation_tensor(0)).reshape(3, -1)
+            assert np.array_equal(g.observation(s, 0).reshape(-1, 3).T, planes)
+
     t0 = time.perf_counter()
-    for _ in range(games):
-        s, st = g.initial_state(), og.new_initial_state()
-        while True:
-            steps += 1
-            same = (g.is_terminal(s) == st.is_terminal() and list(g.legal_actions(s)) == list(st.legal_actions())
-                    and g.returns(s) == tuple(st.returns())
-                    and [r.lower().replace("x", "b").replace("o", "w") for r in g.cells(s)] == str(st).split()[1:])
-            if same and not g.is_terminal(s):
-                planes = np.asarray(st.observation_tensor(0)).reshape(3, -1)
-                same = g.current_player(s) == st.current_player() and \
-                    np.array_equal(g.observation(s, 0).reshape(-1, 3).T, planes)
-            if not same:
-                raise AssertionError(f"gomoku {variant} differs from OpenSpiel after {st.history()}:\n{g.render(s)}")
-            if g.is_terminal(s):
-                break
-            legal = st.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            s = g.apply(s, a)
-            st.apply_action(a)
-        r = g.returns(s)[0]
-        results["p0" if r > 0 else "p1" if r < 0 else "draw"] += 1
-    return {"variant": str(variant or "default"), "games": games, "positions": steps, **results,
-            "seconds": time.perf_counter() - t0}
-
-
-def os_perft(state: Any, depth: int) -> int:
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(os_perft(state.child(a), depth - 1) for a in state.legal_actions())
+    report = compare_with_openspiel(g, og, games, seed, same_board_and_observation)
+    seconds = time.perf_counter() - t0
+    results = {"p0": sum(r[0] > 0 for r in report.returns), "p1": sum(r[0] < 0 for r in report.returns),
+               "draw": sum(r[0] == 0 for r in report.returns)}
+    return {"variant": str(variant or "default"), "games": games, "positions": report.steps, **results,
+            "seconds": seconds}
 
 
 def main() -> None:
@@ -85,7 +65,7 @@ def main() -> None:
         g = make_game("gomoku", **variant)
         og = pyspiel.load_game("gomoku", variant)
         ours = [perft(g, g.initial_state(), d) for d in range(1, depth + 1)]
-        theirs = [os_perft(og.new_initial_state(), d) for d in range(1, depth + 1)]
+        theirs = [openspiel_perft(og.new_initial_state(), d) for d in range(1, depth + 1)]
         if ours != theirs:
             raise AssertionError(f"perft of {variant}: ours {ours}, OpenSpiel's {theirs}")
         perfts.append({"variant": str(variant or "default"), "perft": ours})

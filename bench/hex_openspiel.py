@@ -16,11 +16,9 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-
 from _report import emit, headline
 from zerosum.games import make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
 VARIANTS = ({}, {"board_size": 5, "swap": True}, {"num_rows": 4, "num_cols": 7}, {"board_size": 7},
             {"board_size": 13, "swap": True}, {"num_rows": 9, "num_cols": 3})
@@ -33,35 +31,14 @@ def compare(variant: dict, games: int, seed: int) -> dict:
     import pyspiel
 
     g = make_game("hex", **variant)
-    og = pyspiel.load_game("hex", variant)
-    rng = np.random.default_rng(seed)
-    steps, wins = 0, [0, 0]
-    for _ in range(games):
-        s, st = g.initial_state(), og.new_initial_state()
-        while True:
-            steps += 1
-            same = (g.is_terminal(s) == st.is_terminal() and list(g.legal_actions(s)) == st.legal_actions()
-                    and g.returns(s) == tuple(st.returns()) and "".join(g.cells(s)) == "".join(str(st).split())
-                    and (g.is_terminal(s) or g.current_player(s) == st.current_player()))
-            if not same:
-                raise AssertionError(f"{variant}: zerosum and OpenSpiel differ after {st.history()}")
-            if g.is_terminal(s):
-                wins[0 if g.returns(s)[0] > 0 else 1] += 1
-                break
-            legal = st.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            s = g.apply(s, a)
-            st.apply_action(a)
-    return {"variant": str(variant or "default 11x11"), "games": games, "steps": steps, "black wins": wins[0],
-            "white wins": wins[1]}
 
+    def same_board(s, st):
+        assert "".join(g.cells(s)) == "".join(str(st).split())
 
-def os_perft(state, depth: int) -> int:
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(os_perft(state.child(a), depth - 1) for a in state.legal_actions())
+    report = compare_with_openspiel(g, pyspiel.load_game("hex", variant), games, seed, same_board)
+    black = sum(r[0] > 0 for r in report.returns)
+    return {"variant": str(variant or "default 11x11"), "games": games, "steps": report.steps, "black wins": black,
+            "white wins": games - black}
 
 
 def main() -> None:
@@ -77,7 +54,7 @@ def main() -> None:
         g = make_game("hex", **variant)
         ours = [perft(g, g.initial_state(), d) for d in range(1, depth + 1)]
         og = pyspiel.load_game("hex", variant)
-        theirs = [os_perft(og.new_initial_state(), d) for d in range(1, depth + 1)]
+        theirs = [openspiel_perft(og.new_initial_state(), d) for d in range(1, depth + 1)]
         assert ours == theirs, f"perft {variant}: zerosum {ours}, OpenSpiel {theirs}"
         rows.append({"variant": f"perft {variant or 'default 11x11'}", "perft": ours})
     steps = sum(r.get("steps", 0) for r in rows)

@@ -21,11 +21,9 @@ import argparse
 import os
 import time
 
-import numpy as np
-
 from _report import emit, headline
 from zerosum.games import Outcome, make_game
-from zerosum.testing import perft
+from zerosum.testing import compare_with_openspiel, perft
 
 PUBLISHED = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284]
 """Othello perft from the start, depths 1-10 (the counts every Othello move generator is checked against)"""
@@ -44,28 +42,15 @@ def cross_check(games: int, seed: int) -> dict[str, int]:
     """Random games on both sides; AssertionError at the first step where they differ."""
     import pyspiel
 
-    g, og = make_game("othello"), pyspiel.load_game("othello")
-    rng = np.random.default_rng(seed)
-    steps = passes = 0
-    outcomes = dict.fromkeys(("black wins", "white wins", "draws"), 0)
-    for _ in range(games):
-        s, st = g.initial_state(), og.new_initial_state()
-        while True:
-            steps += 1
-            legal = st.legal_actions()
-            assert g.is_terminal(s) == st.is_terminal() and list(g.legal_actions(s)) == legal
-            assert g.returns(s) == tuple(st.returns())
-            assert g.cells(s) == [row.replace("-", ".").replace(" ", "")[1:-1] for row in str(st).splitlines()[2:-1]]
-            if st.is_terminal():
-                outcomes[{Outcome.P0_WINS: "black wins", Outcome.P1_WINS: "white wins",
-                          Outcome.DRAW: "draws"}[g.outcome(s)]] += 1
-                break
-            assert g.current_player(s) == st.current_player()
-            a = legal[rng.integers(len(legal))]
-            passes += a == 64
-            s = g.apply(s, a)
-            st.apply_action(a)
-    return {"games": games, "steps": steps, "passes": passes, **outcomes}
+    g = make_game("othello")
+
+    def same_board(s, st):
+        assert g.cells(s) == [row.replace("-", ".").replace(" ", "")[1:-1] for row in str(st).splitlines()[2:-1]]
+
+    report = compare_with_openspiel(g, pyspiel.load_game("othello"), games, seed, same_board)
+    names = {Outcome.P0_WINS: "black wins", Outcome.P1_WINS: "white wins", Outcome.DRAW: "draws"}
+    return {"games": games, "steps": report.steps, "passes": report.actions[64],
+            **{name: report.outcomes[outcome] for outcome, name in names.items()}}
 
 
 def main() -> None:

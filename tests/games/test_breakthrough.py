@@ -11,7 +11,7 @@ from zerosum.envs import breakthrough_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
 from zerosum.games.breakthrough import Breakthrough
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
 
 G = make_game("breakthrough")
 SMALL = {"rows": 4, "columns": 3}
@@ -41,19 +41,11 @@ def test_perft(variant, counts):
     assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("breakthrough", variant)
-    assert [_os_perft(game.new_initial_state(), d) for d in range(1, 4)] == counts[:3]
+    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 4)] == counts[:3]
 
 
 # (variant, random games): about 9,000 compared steps
@@ -69,24 +61,17 @@ def test_openspiel_cross_check():
         g = make_game("breakthrough", **variant)
         game = pyspiel.load_game("breakthrough", variant)
         assert (g.num_actions, g.max_game_length) == (game.num_distinct_actions(), game.max_game_length())
-        for _ in range(games):
-            s, os_state = g.initial_state(), game.new_initial_state()
-            while True:
-                assert g.is_terminal(s) == os_state.is_terminal()
-                assert list(g.legal_actions(s)) == list(os_state.legal_actions())
-                assert g.returns(s) == tuple(os_state.returns())
-                # OpenSpiel labels rank 10 and above with the characters after '9'
-                assert [chr(ord("1") + g.rows - 1 - r) + row for r, row in enumerate(g.cells(s))] \
-                    == str(os_state).split()[:-1]
-                if g.is_terminal(s):
-                    break
-                assert g.current_player(s) == os_state.current_player()
-                legal = os_state.legal_actions()
-                a = legal[rng.integers(len(legal))]
-                if g.rows < 10:
-                    assert g.action_to_string(a) == os_state.action_to_string(a)
-                s = g.apply(s, a)
-                os_state.apply_action(a)
+
+        def same_board(s, os_state, g=g):
+            # OpenSpiel labels rank 10 and above with the characters after '9'
+            assert [chr(ord("1") + g.rows - 1 - r) + row for r, row in enumerate(g.cells(s))] \
+                == str(os_state).split()[:-1]
+
+        def same_name(s, os_state, a, g=g):
+            if g.rows < 10:
+                assert g.action_to_string(a) == os_state.action_to_string(a)
+
+        compare_with_openspiel(g, game, games, rng, same_board, check_action=same_name)
 
 
 def test_scripted_game():

@@ -8,7 +8,7 @@ import pytest
 
 from zerosum.envs import checkers_v0
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
-from zerosum.testing import check_game, check_heuristic, perft
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft, perft
 
 G = make_game("checkers")
 VARIANTS = [{}, {"rows": 10, "columns": 10}, {"rows": 8, "columns": 6}, {"rows": 7, "columns": 7}]
@@ -55,21 +55,13 @@ def test_perft_equals_the_published_table():
     assert [whole_move_perft(G, G.initial_state(), d) for d in range(1, 7)] == BIK[:6]
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 @pytest.mark.parametrize(("variant", "depth"), [({}, 5), (VARIANTS[1], 4), (VARIANTS[3], 5)])
 def test_perft_equals_openspiel(variant, depth):
     pyspiel = pytest.importorskip("pyspiel")
     g = make_game("checkers", **variant)
     root = pyspiel.load_game("checkers", variant).new_initial_state()
     assert [perft(g, g.initial_state(), d) for d in range(1, depth + 1)] == \
-        [_os_perft(root, d) for d in range(1, depth + 1)]
+        [openspiel_perft(root, d) for d in range(1, depth + 1)]
 
 
 def test_openspiel_move_for_move():
@@ -79,21 +71,15 @@ def test_openspiel_move_for_move():
     rng = np.random.default_rng(4747)
     for variant, games in zip(VARIANTS, (40, 8, 15, 15)):
         g = make_game("checkers", **variant)
-        game = pyspiel.load_game("checkers", variant)
-        for _ in range(games):
-            s, o = g.initial_state(), game.new_initial_state()
-            while True:
-                legal = list(g.legal_actions(s))
-                assert legal == o.legal_actions()
-                assert g.is_terminal(s) == o.is_terminal() and g.returns(s) == tuple(o.returns())
-                assert g.cells(s) == [row[len(str(g.rows)):] for row in str(o).splitlines()[: g.rows]]
-                if g.is_terminal(s):
-                    break
-                assert g.current_player(s) == o.current_player()
-                a = legal[rng.integers(len(legal))]
-                assert g.action_to_string(a, s) == o.action_to_string(o.current_player(), a)
-                s = g.apply(s, a)
-                o.apply_action(a)
+
+        def same_board(s, o, g=g):
+            assert g.cells(s) == [row[len(str(g.rows)):] for row in str(o).splitlines()[: g.rows]]
+
+        def same_name(s, o, a, g=g):
+            assert g.action_to_string(a, s) == o.action_to_string(o.current_player(), a)
+
+        compare_with_openspiel(g, pyspiel.load_game("checkers", variant), games, rng, same_board,
+                               check_action=same_name)
 
 
 def test_encoding_and_names():

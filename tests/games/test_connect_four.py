@@ -9,7 +9,7 @@ from zerosum.envs import connect_four_v0
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.connect_four import ConnectFour
 from zerosum.search import WIN, AlphaBeta
-from zerosum.testing import check_game, check_heuristic
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
 
 G = make_game("connect_four")
 SMALL = {"rows": 4, "columns": 5, "x_in_row": 3}
@@ -108,19 +108,11 @@ def test_perft(variant, counts):
     assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("connect_four", variant)
-    assert [_os_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
 
 
 @pytest.mark.parametrize("variant", [{}, SMALL, {"rows": 9, "columns": 6, "x_in_row": 5}, {"x_in_row": 7},
@@ -139,21 +131,11 @@ def test_openspiel_cross_check():
     rng = np.random.default_rng(2024)
     for variant, games in CROSS_CHECK:
         g = make_game("connect_four", **variant)
-        game = pyspiel.load_game("connect_four", variant)
-        for _ in range(games):
-            s, os_state = g.initial_state(), game.new_initial_state()
-            while True:
-                assert g.is_terminal(s) == os_state.is_terminal()
-                assert list(g.legal_actions(s)) == list(os_state.legal_actions())
-                assert g.returns(s) == tuple(os_state.returns())
-                assert [r.lower() for r in g.cells(s)] == str(os_state).split()
-                if g.is_terminal(s):
-                    break
-                assert g.current_player(s) == os_state.current_player()
-                legal = os_state.legal_actions()
-                a = legal[rng.integers(len(legal))]
-                s = g.apply(s, a)
-                os_state.apply_action(a)
+
+        def same_board(s, os_state, g=g):
+            assert [r.lower() for r in g.cells(s)] == str(os_state).split()
+
+        compare_with_openspiel(g, pyspiel.load_game("connect_four", variant), games, rng, same_board)
 
 
 def random_states(game, count, seed):

@@ -11,35 +11,18 @@ import numpy as np
 import pytest
 
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
-from zerosum.testing import check_game, check_heuristic, perft
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft, perft
 
 G = make_game("go")
 
 
 def openspiel_steps(variant: dict, games: int, seed: int) -> tuple[int, int]:
     """Random games played on OpenSpiel's ``go`` and on ours side by side, compared at every
-    step (legal actions, player to move, terminal flag, returns); (steps, draws)."""
+    step (legal actions, player to move, terminal flag, returns); (moves played, draws)."""
     pyspiel = pytest.importorskip("pyspiel")
-    ours = make_game("go", **variant)
     theirs = pyspiel.load_game("go", {"board_size": 9, **variant})
-    rng = random.Random(seed)
-    steps = draws = 0
-    for _ in range(games):
-        s, st, line = ours.initial_state(), theirs.new_initial_state(), []
-        while True:
-            legal = st.legal_actions()
-            assert ours.legal_actions(s).tolist() == legal, (variant, line)
-            assert ours.is_terminal(s) == st.is_terminal(), (variant, line)
-            if st.is_terminal():
-                assert list(ours.returns(s)) == st.returns(), (variant, line)
-                draws += st.returns()[0] == 0
-                break
-            assert ours.current_player(s) == st.current_player(), (variant, line)
-            a = legal[rng.randrange(len(legal))]
-            s, line = ours.apply(s, a), [*line, a]
-            st.apply_action(a)
-            steps += 1
-    return steps, draws
+    report = compare_with_openspiel(make_game("go", **variant), theirs, games, random.Random(seed))
+    return report.plies, sum(r[0] == 0 for r in report.returns)
 
 
 @pytest.mark.parametrize(("variant", "games", "seed"), [
@@ -94,19 +77,6 @@ def test_two_passes_end_the_game_and_a_pass_clears_the_ko():
     s = G.apply(G.apply(s, G.pass_action), G.pass_action)
     assert G.is_terminal(s) and G.outcome(s) == Outcome.P1_WINS   # white's e5 takes all 81 points
     assert G.score(s) == -88.5
-
-
-def openspiel_perft(state, depth: int) -> int:
-    """Move sequences of exactly ``depth`` plies (a game that ends sooner counts none), as
-    zerosum's perft."""
-    if depth == 0:
-        return 1
-    total = 0
-    for a in state.legal_actions():
-        child = state.clone()
-        child.apply_action(a)
-        total += openspiel_perft(child, depth - 1)
-    return total
 
 
 @pytest.mark.parametrize(("size", "depth", "count"),

@@ -14,7 +14,7 @@ import pytest
 from zerosum.envs import gomoku_v0
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.gomoku import Gomoku
-from zerosum.testing import check_game, check_heuristic, perft
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft, perft
 
 G = make_game("gomoku")
 RESULT = {Outcome.P0_WINS: (1.0, -1.0), Outcome.P1_WINS: (-1.0, 1.0), Outcome.DRAW: (0.0, 0.0)}
@@ -125,20 +125,12 @@ def test_perft(variant, counts):
     assert [perft(g, g.initial_state(), d) for d in range(1, depth + 1)] == counts[:depth]
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 def test_openspiel_perft():
     pyspiel = pytest.importorskip("pyspiel")
     for variant, counts in PERFT:
         game = pyspiel.load_game("gomoku", variant)
         depth = 2 if not variant else 3
-        assert [_os_perft(game.new_initial_state(), d) for d in range(1, depth + 1)] == counts[:depth]
+        assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, depth + 1)] == counts[:depth]
 
 
 def test_position_round_trip():
@@ -176,28 +168,16 @@ def cross_check(variant, games, seed):
     g = make_game("gomoku", **variant)
     game = pyspiel.load_game("gomoku", variant)
     assert (game.num_distinct_actions(), game.max_game_length()) == (g.num_actions, g.max_game_length)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    for _ in range(games):
-        s, os_state = g.initial_state(), game.new_initial_state()
-        while True:
-            steps += 1
-            assert g.is_terminal(s) == os_state.is_terminal()
-            assert list(g.legal_actions(s)) == list(os_state.legal_actions())
-            assert g.returns(s) == tuple(os_state.returns())
-            assert [r.lower().replace("x", "b").replace("o", "w") for r in g.cells(s)] == str(os_state).split()[1:]
-            if g.is_terminal(s):
-                break
-            assert g.current_player(s) == os_state.current_player()
+
+    def same_board_and_observations(s, os_state):
+        assert [r.lower().replace("x", "b").replace("o", "w") for r in g.cells(s)] == str(os_state).split()[1:]
+        if not g.is_terminal(s):
             planes = np.asarray(os_state.observation_tensor(0)).reshape(3, -1)
             ours = g.observation(s, 0).reshape(-1, 3).T
             assert np.array_equal(ours, planes)
             assert np.array_equal(g.observation(s, 1).reshape(-1, 3).T, [planes[1], planes[0], 1 - planes[2]])
-            legal = os_state.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            s = g.apply(s, a)
-            os_state.apply_action(a)
-    return steps
+
+    return compare_with_openspiel(g, game, games, seed, same_board_and_observations).steps
 
 
 @pytest.mark.parametrize(("variant", "games"), CROSS_CHECK)

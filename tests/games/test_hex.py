@@ -9,7 +9,7 @@ import pytest
 from tests.playouts import perft
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.hex import Hex
-from zerosum.testing import check_game, check_heuristic
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
 
 G = make_game("hex")
 VARIANTS = [{}, {"board_size": 5, "swap": True}, {"num_rows": 4, "num_cols": 7}, {"board_size": 7}]
@@ -46,48 +46,29 @@ def test_perft(variant, counts):
     assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 @pytest.mark.parametrize(("variant", "counts"), [(v, c[:5]) for v, c in PERFT])
 def test_openspiel_perft(variant, counts):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("hex", variant)
-    assert [_os_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
 
 
 def cross_check(variant, games, seed):
     """Plays ``games`` random games in zerosum and OpenSpiel side by side: the same legal
-    actions, board, player to move, terminal flag and returns at every step. Returns the
-    number of steps compared."""
+    actions, board, player to move, terminal flag, returns and names of the actions played
+    at every step. Returns the number of steps compared."""
     import pyspiel
 
     g = make_game("hex", **variant)
-    game = pyspiel.load_game("hex", variant)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    for _ in range(games):
-        s, os_state = g.initial_state(), game.new_initial_state()
-        while True:
-            steps += 1
-            assert g.is_terminal(s) == os_state.is_terminal()
-            assert list(g.legal_actions(s)) == list(os_state.legal_actions())
-            assert g.returns(s) == tuple(os_state.returns())
-            assert "".join(g.cells(s)) == "".join(str(os_state).split())
-            if g.is_terminal(s):
-                break
-            assert g.current_player(s) == os_state.current_player()
-            legal = os_state.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            assert g.action_to_string(a, s) == os_state.action_to_string(a)
-            s = g.apply(s, a)
-            os_state.apply_action(a)
-    return steps
+
+    def same_board(s, os_state):
+        assert "".join(g.cells(s)) == "".join(str(os_state).split())
+
+    def same_name(s, os_state, a):
+        assert g.action_to_string(a, s) == os_state.action_to_string(a)
+
+    return compare_with_openspiel(g, pyspiel.load_game("hex", variant), games, seed, same_board,
+                                  check_action=same_name).steps
 
 
 @pytest.mark.parametrize(("variant", "games"), [({}, 30), ({"board_size": 5, "swap": True}, 100),

@@ -9,7 +9,7 @@ import pytest
 
 from tests.games.morris_cases import CASES
 from tests.playouts import check_random_playouts, perft
-from zerosum.testing import random_positions
+from zerosum.testing import compare_with_openspiel, random_positions
 from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.nine_mens_morris import NineMensMorris
@@ -132,27 +132,18 @@ def test_cross_check_with_openspiel(pyspiel):
     game = NineMensMorris()
     os_game = pyspiel.load_game("nine_mens_morris")
     assert (os_game.num_distinct_actions(), os_game.max_game_length()) == (game.num_actions, game.max_game_length)
-    rng = np.random.default_rng(2024)
-    outcomes = set()
-    for g in range(200):
-        s, st = game.initial_state(), os_game.new_initial_state()
-        while True:
-            legal = game.legal_actions(s)
-            assert list(legal) == st.legal_actions(), f"game {g}"
-            assert game.is_terminal(s) == st.is_terminal(), f"game {g}"
-            assert list(game.returns(s)) == list(st.returns()), f"game {g}"
-            if st.is_terminal():
-                break
-            assert game.current_player(s) == st.current_player()
-            shown = st.action_to_string(int(legal[0])).split()[-1]
-            assert shown in (str(int(legal[0])), str((int(legal[0]) - 24) % 24))
-            a = int(legal[rng.integers(len(legal))])
-            s = game.apply_unchecked(s, a)
-            st.apply_action(a)
-        turn = int(re.search(r"Turn number: (\d+)", str(st)).group(1))
-        assert game.turns(s) == turn
-        outcomes.add(game.outcome(s))
-    assert outcomes == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
+
+    def same_name_and_turns(s, st):
+        if st.is_terminal():
+            turn = int(re.search(r"Turn number: (\d+)", str(st)).group(1))
+            assert game.turns(s) == turn
+            return
+        first = int(game.legal_actions(s)[0])
+        shown = st.action_to_string(first).split()[-1]
+        assert shown in (str(first), str((first - 24) % 24))
+
+    report = compare_with_openspiel(game, os_game, 200, 2024, same_name_and_turns)
+    assert set(report.outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
 
 
 # ---- random playouts --------------------------------------------------------------------------

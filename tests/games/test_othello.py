@@ -12,7 +12,7 @@ from zerosum.envs import othello_v0
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.othello import Othello
 from zerosum.games.othello.knowledge import HEURISTICS
-from zerosum.testing import check_game, check_heuristic
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
 
 G = make_game("othello")
 SIZES = [{}, {"size": 6}, {"size": 10}]
@@ -76,47 +76,23 @@ def test_reference_cross_check(size, games):
             board, me = reference.play(board, me, a)
 
 
-def _os_perft(state, depth):
-    if state.is_terminal():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(_os_perft(state.child(a), depth - 1) for a in state.legal_actions())
-
-
 def test_openspiel_perft():
     pyspiel = pytest.importorskip("pyspiel")
     start = pyspiel.load_game("othello").new_initial_state()
-    assert [_os_perft(start, d) for d in range(1, 6)] == PERFT[8][:5]
+    assert [openspiel_perft(start, d) for d in range(1, 6)] == PERFT[8][:5]
 
 
 def test_openspiel_cross_check():
     """Identical legal actions, board, player to move, terminal flag and returns at every
     step of seeded random games (OpenSpiel has only the 8x8 board)."""
     pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("othello")
-    rng = np.random.default_rng(47)
-    steps = passes = 0
-    outcomes = set()
-    for _ in range(60):
-        s, os_state = G.initial_state(), game.new_initial_state()
-        while True:
-            steps += 1
-            assert G.is_terminal(s) == os_state.is_terminal()
-            assert list(G.legal_actions(s)) == list(os_state.legal_actions())
-            assert G.returns(s) == tuple(os_state.returns())
-            assert G.cells(s) == [row.replace("-", ".").replace(" ", "")[1:-1]
-                                  for row in str(os_state).splitlines()[2:-1]]
-            if G.is_terminal(s):
-                outcomes.add(G.outcome(s))
-                break
-            assert G.current_player(s) == os_state.current_player()
-            legal = os_state.legal_actions()
-            a = legal[rng.integers(len(legal))]
-            passes += a == 64
-            s = G.apply(s, a)
-            os_state.apply_action(a)
-    assert steps > 3500 and passes > 0 and outcomes == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
+
+    def same_board(s, os_state):
+        assert G.cells(s) == [row.replace("-", ".").replace(" ", "")[1:-1] for row in str(os_state).splitlines()[2:-1]]
+
+    report = compare_with_openspiel(G, pyspiel.load_game("othello"), 60, 47, same_board)
+    assert report.steps > 3500 and report.actions[64] > 0
+    assert set(report.outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
 
 
 def play(moves, game=G):

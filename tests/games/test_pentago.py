@@ -9,6 +9,7 @@ from numba import njit
 
 from tests.games.pentago_cases import SCRIPTED_GAMES, WIN_IN_ONE
 from tests.playouts import check_random_playouts, perft
+from zerosum.testing import compare_with_openspiel
 from zerosum.testing import random_positions as shared_random_positions
 from zerosum import search
 from zerosum.games import GameOverError, IllegalActionError, Outcome, VariantError, make_game
@@ -184,28 +185,18 @@ def test_kernels_match_the_readable_reference(wbr):
 def test_openspiel_cross_check():
     """Identical legal actions, boards, terminal status and winner in 250 seeded games."""
     pyspiel = pytest.importorskip("pyspiel")
-    og = pyspiel.load_game("pentago")
     g = Pentago(win_before_rotation=False)
-    rng = np.random.default_rng(12345)
-    outcomes = {}
-    for _ in range(250):
-        s, o = g.initial_state(), og.new_initial_state()
-        while True:
-            assert g.legal_actions(s).tolist() == o.legal_actions()
-            assert g.is_terminal(s) == o.is_terminal()
-            planes = np.array(o.observation_tensor(0)).reshape(3, CELLS)
-            assert int(s[0]) == sum(1 << c for c in np.flatnonzero(planes[0]))
-            assert int(s[1]) == sum(1 << c for c in np.flatnonzero(planes[1]))
-            if o.is_terminal():
-                assert list(g.returns(s)) == list(o.returns())
-                outcomes[g.outcome(s)] = outcomes.get(g.outcome(s), 0) + 1
-                break
-            assert g.current_player(s) == o.current_player()
-            a = int(rng.choice(g.legal_actions(s)))
-            assert g.string_to_action(o.action_to_string(o.current_player(), a)) == a
-            s = g.apply(s, a)
-            o.apply_action(a)
-    assert set(outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
+
+    def same_board(s, o):
+        planes = np.array(o.observation_tensor(0)).reshape(3, CELLS)
+        assert int(s[0]) == sum(1 << c for c in np.flatnonzero(planes[0]))
+        assert int(s[1]) == sum(1 << c for c in np.flatnonzero(planes[1]))
+
+    def same_name(s, o, a):
+        assert g.string_to_action(o.action_to_string(o.current_player(), a)) == a
+
+    report = compare_with_openspiel(g, pyspiel.load_game("pentago"), 250, 12345, same_board, check_action=same_name)
+    assert set(report.outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
 
 
 @pytest.mark.parametrize("wbr", VARIANTS, ids=VIDS)

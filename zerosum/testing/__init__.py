@@ -20,13 +20,17 @@ same positions every time.
 * :func:`check_env`: PettingZoo's ``api_test``, ``seed_test`` and ``render_test`` on the
   game's environment (the one part that needs PettingZoo);
 * :func:`random_positions` and :func:`perft`: positions of seeded random games, and move
-  path counts, for tests of your own.
+  path counts, for tests of your own;
+* :func:`compare_with_openspiel` and :func:`openspiel_perft`: a game against OpenSpiel's
+  (pyspiel's objects are passed in; nothing here imports pyspiel) at every step of seeded
+  random games, and move path counts on pyspiel's side.
 """
 
 from zerosum.testing.env import check_env
 from zerosum.testing.game import GameReport, check_game
 from zerosum.testing.heuristic import HeuristicReport, check_heuristic
+from zerosum.testing.openspiel import OpenSpielReport, compare_with_openspiel, openspiel_perft
 from zerosum.testing.positions import perft, random_positions
 
-__all__ = ["GameReport", "HeuristicReport", "check_env", "check_game", "check_heuristic", "perft",
-           "random_positions"]
+__all__ = ["GameReport", "HeuristicReport", "OpenSpielReport", "check_env", "check_game", "check_heuristic",
+           "compare_with_openspiel", "openspiel_perft", "perft", "random_positions"]
