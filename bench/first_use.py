@@ -12,11 +12,13 @@ empty, as on a fresh install) and each step runs in a new process with a fresh
 6. the first ``alphazero(path=zoo:connect_four, sims=64)`` move (Connect Four only; needs torch);
 7. warm, in a new process: ``import zerosum`` and a first alpha-beta move.
 
+With ``--then GAME``, the same steps follow for a second built-in game on the caches the
+first left: what each further game costs once the code shared by every game is compiled.
 Then the same for a game of one's own, docs/new-game.md's Hexapawn: importing it (its
 kernels), the first env game, the first alpha-beta and MCTS searches. The load average is
 printed with the times: on a machine busy with other work they grow with it.
 
-    python bench/first_use.py [--game connect_four] [--no-user-game]
+    python bench/first_use.py [--game connect_four] [--then othello] [--no-user-game]
 
 Prints one JSON document, then a table.
 """
@@ -132,6 +134,7 @@ def run_step(code: str, paths: list[Path], cache: Path, game: str, env_name: str
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="connect_four")
+    p.add_argument("--then", default="", help="a second built-in game whose steps follow on the same caches")
     p.add_argument("--no-user-game", action="store_true", help="skip the Hexapawn steps")
     args = p.parse_args()
     env_name = f"{args.game}_v0"
@@ -155,6 +158,13 @@ def main() -> None:
         cold = [r["seconds"] for r in rows if not r["step"].startswith(("warm", "import"))]
         rows.append({"step": "everything one game uses (the steps above)", "seconds": round(sum(cold), 2),
                      "target s": 20.0, "load": round(os.getloadavg()[0], 1)})
+        if args.then:
+            then = [name for name in steps if not name.startswith(("import", "first alphazero"))]
+            for name in then:
+                load = os.getloadavg()[0]
+                seconds, err = run_step(STEP[name], [site], cache, args.then, f"{args.then}_v0")
+                rows.append({"step": f"then {args.then}: {name}", "seconds": round(seconds, 2), "load": round(load, 1),
+                             "notices": sum(line.startswith("zerosum:") for line in err.splitlines())})
         if not args.no_user_game:
             user = Path(tmp) / "user"
             user.mkdir()
