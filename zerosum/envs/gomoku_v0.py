@@ -77,12 +77,12 @@ with each, as timings there are rough):
   same process (295,788 against 168,677 moves/s of CPU, load 18); 2.0x with `apply` alone:
   `python bench/game_api.py --only gomoku --games 200`.
 * *Strength*: the default opponent, `alphabeta(time=0.1)` (the `threats` heuristic,
-  quiescence on fours), won all 36 games it played against OpenSpiel's `MCTSBot` with
-  1,000 simulations and random rollouts (18 pairs from 4-ply random openings, seats
-  alternating): score 1.000, 95% Wilson interval [0.904, 1.000], most games over within 12
-  plies of the opening; 0.08 s a move against MCTSBot's 30 s (load 7-27, which only the
-  budget in seconds feels): `python bench/strength.py --game gomoku --games 36`. The
-  target's 100 games did not fit the two shared cores in the time there was.
+  quiescence on fours), against OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000
+  simulations, one random rollout a leaf, `uct_c=2`, `solve`), seats alternating from paired
+  4-ply random openings, 100 games (2026-11-28, two games at once on 2 cores, load about 2):
+  100 wins in 100 games, score 1.00, 95% Wilson interval [0.96, 1.00]; 0.07 s a move against
+  MCTSBot's 0.37 s: `python bench/strength.py --game gomoku --games 100 --workers 2 --log
+  strength.jsonl`.
 
 *Perft* from the start (move sequences of each length; OpenSpiel's counts are the same,
 and no line can appear before ply 9 on a board of five): `python bench/gomoku.py`.

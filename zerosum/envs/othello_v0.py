@@ -91,13 +91,12 @@ X-squares last.
 * *Speed.* `python bench/game_api.py --only othello`: the loop a user writes
   (`legal = game.legal_actions(s); s = game.apply(s, int(legal[i]))`) plays 349 k random
   moves/s against pyspiel's 65 k in the same process, 5.4x (load 9.7 on 2 cores).
-* *Strength.* `python bench/strength.py --game othello --games 14 --log strength.jsonl`: the
-  game's `default_opponent`, `alphabeta(time=0.1, heuristic=classic)`, against OpenSpiel's
-  `MCTSBot` (1,000 simulations, random rollouts), seats alternating from paired 4-ply random
-  openings: 14 wins in 14 games, score 1.00 (95% Wilson interval 0.78-1.00), 0.12 s a move
-  against MCTSBot's 24 s (load 15-28 on 2 cores, which took the time budget's nodes, not
-  MCTSBot's simulations). 14 games are what two cores shared with other jobs played in 80
-  minutes; the target's 100 games are `--games 100` (about an hour on an idle machine).
+* *Strength.* `python bench/strength.py --game othello --games 100 --workers 2 --log
+  strength.jsonl`: the game's `default_opponent`, `alphabeta(time=0.1, heuristic=classic)`,
+  against OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations, one random
+  rollout a leaf, `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings,
+  100 games (2026-11-28, two games at once on 2 cores, load about 2): 100 wins in 100 games,
+  score 1.00 (95% Wilson interval 0.96-1.00), 0.08 s a move against MCTSBot's 0.29 s.
 
 **Render modes.** `ansi` and `human` give the text board (x black, o white), the disc
 counts and who is to move; `rgb_array` a green board with black and white discs.
