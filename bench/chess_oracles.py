@@ -80,7 +80,7 @@ def openspiel(games: int, seed: int) -> dict:
             steps += 1
             assert g.is_terminal(s) == o.is_terminal(), str(o)
             if o.is_terminal():
-                assert g.returns(s) == tuple(o.returns()), str(o)
+                assert g.returns(s) == tuple(o.returns())[::-1], str(o)  # OpenSpiel's player 0 is black
                 ends[g.result_reason(s)] += 1
                 break
             theirs = {spiel_chess.action_to_move(a, o.board()).to_lan(): a for a in o.legal_actions()}

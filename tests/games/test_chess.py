@@ -86,7 +86,7 @@ def test_openspiel_at_every_step_of_random_games():
             steps += 1
             assert ARISE.is_terminal(s) == o.is_terminal(), str(o)
             if o.is_terminal():
-                assert ARISE.returns(s) == tuple(o.returns())
+                assert ARISE.returns(s) == tuple(o.returns())[::-1]  # OpenSpiel's player 0 is black
                 break
             theirs = {spiel_chess.action_to_move(a, o.board()).to_lan(): a for a in o.legal_actions()}
             mine = {ARISE.action_to_string(a, s): int(a) for a in ARISE.legal_actions(s)}
@@ -96,6 +96,11 @@ def test_openspiel_at_every_step_of_random_games():
             s = ARISE.apply(s, mine[uci])
             o.apply_action(theirs[uci])
     assert steps > 500
+    # a mate (random play above ends in draws): OpenSpiel orders the returns black, white
+    mate = "3k1R2/2r1n2r/B1P4p/1P6/7P/3Pp1p1/8/Q5K1 b - - 6 66"
+    s, o = ARISE.from_fen(mate), game.new_initial_state(mate)
+    assert ARISE.is_terminal(s) and o.is_terminal() and ARISE.result_reason(s) == "checkmate"
+    assert ARISE.returns(s) == (1.0, -1.0) and tuple(o.returns()) == (-1.0, 1.0)
 
 
 def test_pettingzoo_observations_at_every_step():
