@@ -31,9 +31,10 @@ import os
 import random
 import time
 
-import numpy as np
 
 from _report import emit, headline
+from game_api import api_natural, openspiel_natural, time_loops
+from vector import vector_rate
 from zerosum.games import make_game
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -58,18 +59,6 @@ def perft_rows(full: bool) -> list[dict]:
     return rows
 
 
-def api_natural(game, rnd: random.Random) -> int:
-    s = game.initial_state()
-    n = 0
-    while not game.is_terminal(s):
-        game.current_player(s)
-        legal = game.legal_actions(s)
-        s = game.apply(s, int(legal[rnd.randrange(len(legal))]))
-        n += 1
-    game.returns(s)
-    return n
-
-
 def python_chess_natural(rnd: random.Random) -> int:
     import chess
 
@@ -84,28 +73,11 @@ def python_chess_natural(rnd: random.Random) -> int:
     return n
 
 
-def pyspiel_natural(og, rnd: random.Random) -> int:
-    st = og.new_initial_state()
-    n = 0
-    while not st.is_terminal():
-        st.current_player()
-        legal = st.legal_actions()
-        st.apply_action(legal[rnd.randrange(len(legal))])
-        n += 1
-    st.returns()
-    return n
-
-
-def interleaved(loops: dict, games: int, seed: int = 0) -> dict:
-    """Moves per CPU second of each loop, game by game in turn."""
-    moves = dict.fromkeys(loops, 0)
-    secs = dict.fromkeys(loops, 0.0)
-    rngs = {k: random.Random(seed) for k in loops}
-    for _ in range(games):
-        for k, loop in loops.items():
-            t = time.process_time()
-            moves[k] += loop(rngs[k])
-            secs[k] += time.process_time() - t
+def rates(loops: dict, games: int) -> dict:
+    """Moves per CPU second of each loop, game by game in turn (bench/game_api.py's
+    ``time_loops``; the sides' games differ: python-chess and OpenSpiel order their moves
+    otherwise)."""
+    moves, secs = time_loops(loops, games, 1, seed=0, same=False)
     return {k: moves[k] / secs[k] for k in loops}
 
 
@@ -115,10 +87,9 @@ def loop_rows(games: int, spiel_games: int) -> list[dict]:
     claim, arise = make_game("chess"), make_game("chess", draws="arise")
     api_natural(claim, random.Random(0))  # warm
     api_natural(arise, random.Random(0))
-    pc = interleaved({"ours": lambda r: api_natural(claim, r), "python-chess": python_chess_natural}, games)
+    pc = rates({"ours": lambda r: api_natural(claim, r), "python-chess": python_chess_natural}, games)
     og = pyspiel.load_game("chess")
-    ps = interleaved({"ours": lambda r: api_natural(arise, r), "pyspiel": lambda r: pyspiel_natural(og, r)},
-                     spiel_games)
+    ps = rates({"ours": lambda r: api_natural(arise, r), "pyspiel": lambda r: openspiel_natural(og, r)}, spiel_games)
     load = os.getloadavg()[0]
     return [{"what": "natural loop vs python-chess (draws=claim)", "rate": pc["ours"], "peer": pc["python-chess"],
              "ratio": pc["ours"] / pc["python-chess"], "load_1min": load},
@@ -127,27 +98,9 @@ def loop_rows(games: int, spiel_games: int) -> list[dict]:
 
 
 def vector_row(lanes: int, seconds: float) -> dict:
-    from zerosum.envs import make_vec
-
-    env = make_vec("chess_v0", lanes, opponent="random", seed=0)
-    env.reset()
-    rng = np.random.default_rng(0)
-
-    def actions() -> np.ndarray:
-        masks = env.action_masks()
-        return np.argmax(masks * rng.random(masks.shape), axis=1)
-
-    env.step(actions())  # warm
-    spent, cpu, steps = 0.0, 0.0, 0
-    while spent < seconds:
-        a = actions()
-        t, c = time.perf_counter(), time.process_time()
-        env.step(a)
-        spent += time.perf_counter() - t
-        cpu += time.process_time() - c
-        steps += lanes
-    return {"what": f"make_vec x{lanes} vs random, learner steps per CPU second", "rate": steps / cpu,
-            "wall_rate": steps / spent, "load_1min": os.getloadavg()[0]}
+    wall, cpu = vector_rate("chess_v0", "random", lanes, seconds)
+    return {"what": f"make_vec x{lanes} vs random, learner steps per CPU second", "rate": cpu,
+            "wall_rate": wall, "load_1min": os.getloadavg()[0]}
 
 
 def main() -> None:

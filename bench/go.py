@@ -28,10 +28,10 @@ import os
 import random
 import time
 
-import numpy as np
 
 from _report import emit, headline
 from game_api import api_natural, openspiel_natural, time_loops
+from vector import vector_rate
 from zerosum.games import make_game
 from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
 
@@ -74,23 +74,8 @@ def playouts(games: int, rounds: int) -> dict:
 
 
 def vector(lanes: int, seconds: float) -> dict:
-    from vector import random_actions
-
-    from zerosum.envs import make_vec
-
-    env = make_vec("go_v0", lanes, opponent="random", seed=0)
-    env.reset()
-    rng = np.random.default_rng(0)
-    env.step(random_actions(env.action_masks(), rng))
-    spent, cpu, steps = 0.0, 0.0, 0
-    while spent < seconds:
-        a = random_actions(env.action_masks(), rng)
-        t, c = time.perf_counter(), time.process_time()
-        env.step(a)
-        spent += time.perf_counter() - t
-        cpu += time.process_time() - c
-        steps += lanes
-    return {"what": f"make_vec go_v0 x{lanes} vs random", "steps/s": steps / spent, "cpu steps/s": steps / cpu}
+    wall, cpu = vector_rate("go_v0", "random", lanes, seconds)
+    return {"what": f"make_vec go_v0 x{lanes} vs random", "steps/s": wall, "cpu steps/s": cpu}
 
 
 def main() -> None:
