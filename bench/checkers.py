@@ -53,24 +53,6 @@ def oracle(games: int, seed: int) -> None:
               f"board), {jumps_on} of them a multi-jump going on; {time.perf_counter() - start:.1f} s")
 
 
-def whole_moves(game, s, depth):  # type: ignore[no-untyped-def]
-    """Sequences of ``depth`` whole moves (a multi-jump counted once)."""
-    if depth == 0:
-        return 1
-    if game.is_terminal(s):
-        return 0
-    me, total, stack = game.current_player(s), 0, [s]
-    while stack:
-        x = stack.pop()
-        for a in game.legal_actions(x):
-            child = game.apply(x, int(a))
-            if not game.is_terminal(child) and game.current_player(child) == me:
-                stack.append(child)
-            else:
-                total += whole_moves(game, child, depth - 1)
-    return total
-
-
 def perft_table(depth: int, os_depth: int, whole_depth: int) -> None:
     import pyspiel
 
@@ -81,7 +63,7 @@ def perft_table(depth: int, os_depth: int, whole_depth: int) -> None:
     for d in range(1, depth + 1):
         ours = perft(g, g.initial_state(), d)
         theirs = openspiel_perft(root, d) if d <= os_depth else "-"
-        whole = whole_moves(g, g.initial_state(), d) if d <= whole_depth else "-"
+        whole = g.whole_move_perft(g.initial_state(), d) if d <= whole_depth else "-"
         print(f"| {d} | {ours} | {theirs} | {whole} | {BIK[d - 1] if d <= len(BIK) else '-'} |", flush=True)
 
 

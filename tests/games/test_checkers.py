@@ -15,25 +15,6 @@ VARIANTS = [{}, {"rows": 10, "columns": 10}, {"rows": 8, "columns": 6}, {"rows":
 EMPTY = "........"
 
 
-def whole_move_perft(game, s, depth):
-    """Move sequences of ``depth`` whole moves, a multi-jump (one player's consecutive
-    actions) counted once, as the published checkers perft tables count them."""
-    if depth == 0:
-        return 1
-    if game.is_terminal(s):
-        return 0
-    me, total, stack = game.current_player(s), 0, [s]
-    while stack:
-        x = stack.pop()
-        for a in game.legal_actions(x):
-            child = game.apply(x, int(a))
-            if not game.is_terminal(child) and game.current_player(child) == me:
-                stack.append(child)  # the same player jumps on: the same move
-            else:
-                total += whole_move_perft(game, child, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize(("variant", "games"), [({}, 6), (VARIANTS[1], 3), (VARIANTS[3], 4)])
 def test_check_game(variant, games):
     check_game(make_game("checkers", **variant), games=games, seed=3)
@@ -52,7 +33,7 @@ BIK = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
 
 def test_perft_equals_the_published_table():
     assert [perft(G, G.initial_state(), d) for d in range(1, 7)] == BIK[:6]  # no capture before ply 7
-    assert [whole_move_perft(G, G.initial_state(), d) for d in range(1, 7)] == BIK[:6]
+    assert [G.whole_move_perft(G.initial_state(), d) for d in range(1, 7)] == BIK[:6]
 
 
 @pytest.mark.parametrize(("variant", "depth"), [({}, 5), (VARIANTS[1], 4), (VARIANTS[3], 5)])

@@ -295,5 +295,24 @@ class Checkers(Game):
         rules.settle(self.params, s)
         return s
 
+    def whole_move_perft(self, state: State, depth: int) -> int:
+        """Move sequences of ``depth`` whole moves from ``state``, a multi-jump (one player's
+        consecutive actions) counted once, as the published checkers perft tables count
+        them (Aart Bik's); a finished game counts 0 below depth 0."""
+        if depth == 0:
+            return 1
+        if self.is_terminal(state):
+            return 0
+        me, total, stack = self.current_player(state), 0, [self._plain(state)]
+        while stack:
+            x = stack.pop()
+            for a in self.legal_actions(x):
+                child = self.apply(x, int(a))
+                if not self.is_terminal(child) and self.current_player(child) == me:
+                    stack.append(child)  # the same player jumps on: the same move
+                else:
+                    total += self.whole_move_perft(child, depth - 1)
+        return total
+
 
 __all__ = ["JUMP", "KERNELS", "QUIET_LIMIT", "STEP", "S_QUIET", "Checkers"]
