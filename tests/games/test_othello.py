@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.games import othello_reference as reference
-from tests.playouts import perft
+from tests.playouts import batched_search_moves_are_legal, perft
 from zerosum.envs import othello_v0
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.othello import Othello
@@ -293,15 +293,9 @@ def test_batched_search_and_an_untrained_alphazero_agent(tmp_path):
     pytest.importorskip("torch")
     from zerosum.agents import make_agent
     from zerosum.nets import NetConfig, build_network, save_network
-    from zerosum.search import BatchedSearch, uniform_evaluator
 
     states = [midgame(G, k, k) for k in (0, 5, 11)]
-    search = BatchedSearch(G, lanes=len(states))
-    for lane, s in enumerate(states):
-        search.set_root(lane, s, seed=lane)
-    out = search.run(uniform_evaluator, sims=16)
-    for lane, s in enumerate(states):
-        assert int(out.action[lane]) in {int(a) for a in G.legal_actions(s)}
+    batched_search_moves_are_legal(G, states)
     config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
     path = save_network(tmp_path / "net.pt", build_network(G, config), G, config)
     for spec in (f"alphazero(path={path}, sims=0)", f"alphazero(path={path}, sims=8)"):
