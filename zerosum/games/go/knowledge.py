@@ -11,7 +11,7 @@ side: within +-(board points + 500), inside the kit's limit.
 
 from __future__ import annotations
 
-from zerosum.games.go.rules import S_BLACK, S_PASSED, S_WHITE, empty_word, neighbours
+from zerosum.games.go.rules import S_BLACK, S_PASSED, S_WHITE, empty_word, neighbours, next_to
 from zerosum.games.go.scratch import words
 from zerosum.games.go.tables import K_MAX, P_ACTION_TO_BIT, P_HANDICAP, P_K, P_KOMI2, P_N
 from zerosum.games.kit import HEURISTIC, ORDER, F64Array, Heuristic, I64Array, Params, State, kernel, popcount
@@ -62,12 +62,11 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
         if a == size * size:
             scores[i] = 10.0 if s[S_PASSED] else -10.0
             continue
-        row, col = a // size, a % size
         near = 0.0
         for d in range(4):
-            r, c = row + (1 if d == 0 else -1 if d == 1 else 0), col + (1 if d == 2 else -1 if d == 3 else 0)
-            if 0 <= r < size and 0 <= c < size:
-                wb = params[P_ACTION_TO_BIT + r * size + c]
+            nb = next_to(params, a, d)
+            if nb >= 0:
+                wb = params[P_ACTION_TO_BIT + nb]
                 k, b = wb >> 6, wb & 63
                 near += ((s[S_BLACK + k] | s[S_WHITE + k]) >> b) & 1
         scores[i] = near

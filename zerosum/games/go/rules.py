@@ -138,28 +138,37 @@ def colour_at(s: State, wb: int) -> int:  # pragma: no cover - compiled
 
 
 @helper
+def next_to(params: Params, a: int, d: int) -> int:  # pragma: no cover - compiled
+    """The point next to the point ``a`` in direction ``d`` (0: the row above, 1: right,
+    2: left, 3: the row below), or -1 off the board."""
+    n = params[P_N]
+    r, q = a // n, a % n
+    if d == 0:
+        r += 1
+    elif d == 1:
+        q += 1
+    elif d == 2:
+        q -= 1
+    else:
+        r -= 1
+    if r < 0 or r >= n or q < 0 or q >= n:
+        return -1
+    return r * n + q
+
+
+@helper
 def point_is_legal(params: Params, s: State, a: int, g: I64Array) -> bool:  # pragma: no cover - compiled
     """Whether the player to move may play on the point ``a`` (not a pass): empty, not the
     ko point, and not suicide (OpenSpiel's GoBoard::IsLegalMove)."""
-    n = params[P_N]
     wb = params[P_ACTION_TO_BIT + a]
     if colour_at(s, wb) >= 0 or a == s[S_KO]:
         return False
     c = s[S_TO_MOVE]
-    row, col = a // n, a % n
     for d in range(4):
-        r, q = row, col
-        if d == 0:
-            r += 1
-        elif d == 1:
-            q += 1
-        elif d == 2:
-            q -= 1
-        else:
-            r -= 1
-        if r < 0 or r >= n or q < 0 or q >= n:
+        nb = next_to(params, a, d)
+        if nb < 0:
             continue
-        nwb = params[P_ACTION_TO_BIT + r * n + q]
+        nwb = params[P_ACTION_TO_BIT + nb]
         who = colour_at(s, nwb)
         if who < 0:
             return True                                        # an empty neighbour
@@ -334,18 +343,10 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
         eye = True                      # every neighbour an opponent's stone (or off the board)
         captured, last = 0, NO_POINT
         for d in range(4):
-            r, q = row, col
-            if d == 0:
-                r += 1
-            elif d == 1:
-                q += 1
-            elif d == 2:
-                q -= 1
-            else:
-                r -= 1
-            if r < 0 or r >= n or q < 0 or q >= n:
+            nb = next_to(params, a, d)
+            if nb < 0:
                 continue
-            nwb = params[P_ACTION_TO_BIT + r * n + q]
+            nwb = params[P_ACTION_TO_BIT + nb]
             who = colour_at(child, nwb)
             if who != 1 - c:
                 if colour_at(s, nwb) != 1 - c:
