@@ -137,6 +137,11 @@ def main() -> None:
     p.add_argument("--then", default="", help="a second built-in game whose steps follow on the same caches")
     p.add_argument("--no-user-game", action="store_true", help="skip the Hexapawn steps")
     args = p.parse_args()
+    from zerosum.games import GAMES  # the names only: no game is imported or compiled here
+
+    for flag, name in (("--game", args.game), ("--then", args.then)):
+        if name and name not in GAMES:
+            p.error(f"{flag} {name!r} is not a built-in game: one of {sorted(GAMES)}")
     env_name = f"{args.game}_v0"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
