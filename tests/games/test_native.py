@@ -183,3 +183,49 @@ def test_initial_state_is_a_fresh_copy_from_the_c_module():
     with pytest.raises(TypeError, match="initial must be a contiguous 1-D int64 array"):
         hot._native.Calls(1, 1, 1, 1, 1, game.params, game.state_size, game.max_moves, game.num_actions, None,
                           np.zeros(game.state_size + 1, np.int64))
+
+
+def test_arrays_are_reused_only_when_nothing_else_refers_to_them():
+    import weakref
+
+    game, native, _ = _both("connect_four")
+    s = game.initial_state()
+    # a loop that keeps every state and action array: none is ever written again
+    kept_states, kept_legal, copies = [s], [], [s.copy()]
+    for i in range(12):
+        legal = native.legal(s)
+        kept_legal.append((legal, legal.copy()))
+        s = native.apply(s, int(legal[i % len(legal)]))
+        kept_states.append(s)
+        copies.append(s.copy())
+    assert all(np.array_equal(a, b) for a, b in zip(kept_states, copies))
+    assert all(np.array_equal(a, b) for a, b in kept_legal)
+    # a loop that drops them as it goes gets the same answers from reused arrays
+    s = game.initial_state()
+    for i, (state, (want, _)) in enumerate(zip(copies[1:], kept_legal)):
+        legal = native.legal(s)
+        assert np.array_equal(legal, want) and legal.shape == want.shape
+        s = native.apply(s, int(legal[i % len(legal)]))
+        assert np.array_equal(s, state)
+    # an array dropped by the caller is written again; one held by a view, a weak
+    # reference, a read-only flag or a new shape is not
+    start = game.initial_state()
+    child = native.apply(start, 3)
+    address = child.ctypes.data
+    del child
+    assert native.apply(start, 3).ctypes.data == address
+    for hold in (lambda a: a[1:], weakref.ref, lambda a: a.flags.__setattr__("writeable", False),
+                 lambda a: a.shape.__len__() and a.__setattr__("shape", (1, len(a)))):
+        child = native.apply(start, 3)
+        address = child.ctypes.data
+        holder = hold(child)
+        keep = child if isinstance(holder, weakref.ref) else None
+        del child
+        others = [native.apply(start, a) for a in range(7)]  # every free slot, and more
+        assert all(o.ctypes.data != address for o in others) and all(o.ndim == 1 for o in others)
+        del holder, keep, others
+    legal = native.legal(start)
+    address = legal.ctypes.data
+    del legal
+    again = native.legal(native.apply(start, 3))
+    assert again.ctypes.data == address and again.tolist() == list(range(7))

@@ -25,6 +25,10 @@
 #include <numpy/arrayobject.h>
 #include <numpy/arrayscalars.h>
 
+/* How many arrays of each kind a Calls object keeps for reuse. A user's loop holds the array
+   it is working on and the one it is replacing; four leave room for a third. */
+#define POOL 4
+
 /* The cfunc signatures (zerosum/games/kit/hot_signatures.py). */
 typedef int64_t (*legal_fn)(const int64_t *state, int64_t *out, const int64_t *params, int64_t ns, int64_t nout,
                             int64_t np);
@@ -50,6 +54,12 @@ typedef struct {
     int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
     PyObject *fallback; /* an object with the generic methods, or NULL: then None is returned */
     int64_t *initial;   /* state_size slots: the starting position, or NULL */
+    /* Arrays handed out before, reused once nothing but this object refers to them (see
+       fresh_state and fresh_moves): a loop that drops each state and action array as it
+       goes then costs no array allocation a move. */
+    PyObject *state_pool[POOL];
+    PyObject *moves_pool[POOL];
+    int state_next, moves_next; /* the slot a new array replaces when none is free */
 } Calls;
 
 /* The method names called on the fallback, interned once. */
@@ -100,20 +110,102 @@ static int read_action(PyObject *obj, int64_t *action)
     return 0;
 }
 
+/* Whether an array handed out earlier can be written again: only the pool refers to it
+   (no variable, no container, no view, no buffer export, no weak reference holds it) and
+   nobody has made it read-only or changed its shape or type in place. Such an array is unreachable from Python, so reusing it is unobservable. */
+static int reusable(PyObject *obj)
+{
+    if (obj == NULL || Py_REFCNT(obj) != 1 || ((PyArrayObject_fields *)obj)->weakreflist != NULL)
+        return 0;
+    PyArrayObject *a = (PyArrayObject *)obj; /* its shape and type as handed out, unless changed in place */
+    return PyArray_ISWRITEABLE(a) && PyArray_TYPE(a) == NPY_INT64 && PyArray_NDIM(a) == 1
+           && PyArray_STRIDE(a, 0) == (npy_intp)sizeof(int64_t);
+}
+
+/* A new reference to a state-sized int64 array whose contents the caller overwrites whole:
+   a free one from the pool, or a new one that joins the pool in the oldest slot. */
+static PyObject *fresh_state(Calls *self)
+{
+    for (int i = 0; i < POOL; i++) {
+        PyObject *a = self->state_pool[i];
+        if (reusable(a) && PyArray_DIM((PyArrayObject *)a, 0) == self->state_size) {
+            Py_INCREF(a);
+            return a;
+        }
+    }
+    PyObject *a = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    if (a == NULL)
+        return NULL;
+    Py_INCREF(a);
+    Py_XSETREF(self->state_pool[self->state_next], a);
+    self->state_next = (self->state_next + 1) % POOL;
+    return a;
+}
+
+/* Frees the buffer of a moves array (the capsule is the array's base). */
+static void free_moves_buffer(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, NULL));
+}
+
+/* A new reference to an int64 array with room for max_moves actions and length 0, from the
+   pool or new; the caller writes up to max_moves values into its data and then sets its
+   length in place. Its buffer belongs to a capsule that is its base, so the array does
+   not own its data and its length can change while only the pool refers to it. */
+static PyObject *fresh_moves(Calls *self)
+{
+    for (int i = 0; i < POOL; i++) {
+        PyObject *a = self->moves_pool[i];
+        if (reusable(a)) {
+            Py_INCREF(a);
+            return a;
+        }
+    }
+    int64_t *buffer = PyMem_Malloc((size_t)self->max_moves * sizeof(int64_t));
+    if (buffer == NULL)
+        return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(buffer, NULL, free_moves_buffer);
+    if (capsule == NULL) {
+        PyMem_Free(buffer);
+        return NULL;
+    }
+    npy_intp zero = 0;
+    PyObject *a = PyArray_New(&PyArray_Type, 1, &zero, NPY_INT64, NULL, buffer, 0, NPY_ARRAY_CARRAY, NULL);
+    if (a == NULL || PyArray_SetBaseObject((PyArrayObject *)a, capsule) < 0) { /* steals capsule */
+        Py_XDECREF(a);
+        if (a == NULL)
+            Py_DECREF(capsule);
+        return NULL;
+    }
+    Py_INCREF(a);
+    Py_XSETREF(self->moves_pool[self->moves_next], a);
+    self->moves_next = (self->moves_next + 1) % POOL;
+    return a;
+}
+
+static void clear_pools(Calls *self)
+{
+    for (int i = 0; i < POOL; i++) {
+        Py_CLEAR(self->state_pool[i]);
+        Py_CLEAR(self->moves_pool[i]);
+    }
+}
+
 static PyObject *Calls_legal(Calls *self, PyObject *state)
 {
     const int64_t *s = plain_state(self, state);
     if (s == NULL)
         return fall_back(self, fb_legal, &state, 1);
-    int64_t n = self->legal(s, self->moves, self->params, self->state_size, self->max_moves, self->num_params);
-    if (n < 0 || n > self->max_moves)
-        return fall_back(self, fb_legal, &state, 1);
-    npy_intp dim = (npy_intp)n;
-    PyObject *out = PyArray_SimpleNew(1, &dim, NPY_INT64);
+    PyObject *out = fresh_moves(self);
     if (out == NULL)
         return NULL;
-    if (n > 0)
-        memcpy(PyArray_DATA((PyArrayObject *)out), self->moves, (size_t)n * sizeof(int64_t));
+    int64_t *moves = (int64_t *)PyArray_DATA((PyArrayObject *)out);
+    int64_t n = self->legal(s, moves, self->params, self->state_size, self->max_moves, self->num_params);
+    if (n < 0 || n > self->max_moves) {
+        Py_DECREF(out);
+        return fall_back(self, fb_legal, &state, 1);
+    }
+    PyArray_DIMS((PyArrayObject *)out)[0] = (npy_intp)n; /* only the pool refers to it: see fresh_moves */
     return out;
 }
 
@@ -127,7 +219,7 @@ static PyObject *apply_with(Calls *self, int checked, PyObject *const *args, Py_
     const int64_t *s = plain_state(self, args[0]);
     if (s == NULL || !read_action(args[1], &action) || action < 0 || action >= self->num_actions)
         return fall_back(self, checked ? fb_apply : fb_apply_unchecked, args, 2);
-    PyObject *child = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    PyObject *child = fresh_state(self); /* not args[0]: the caller holds that */
     if (child == NULL)
         return NULL;
     int64_t *c = (int64_t *)PyArray_DATA((PyArrayObject *)child);
@@ -240,6 +332,7 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
     PyMem_Free(self->initial);
     self->initial = start;
     PyMem_Free(self->moves);
+    clear_pools(self); /* the sizes may change */
     Py_INCREF(params);
     Py_XDECREF(self->params_obj);
     self->params_obj = params;
@@ -265,12 +358,17 @@ static int Calls_traverse(Calls *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->fallback);
     Py_VISIT(self->params_obj);
+    for (int i = 0; i < POOL; i++) {
+        Py_VISIT(self->state_pool[i]);
+        Py_VISIT(self->moves_pool[i]);
+    }
     return 0;
 }
 
 static int Calls_clear(Calls *self)
 {
     Py_CLEAR(self->fallback);
+    clear_pools(self);
     return 0;
 }
 
@@ -280,6 +378,7 @@ static void Calls_dealloc(Calls *self)
     PyMem_Free(self->moves);
     PyMem_Free(self->initial);
     Py_CLEAR(self->fallback);
+    clear_pools(self);
     Py_XDECREF(self->params_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
