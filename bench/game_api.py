@@ -26,7 +26,7 @@ helps least. Each loop with its own copy of one
 numbered differently in OpenSpiel, so there the games differ but are drawn alike). The loops take
 turns game by game, in short rounds, so that the load of a shared machine falls on all of
 them alike; times are CPU seconds of this process. The ratio is ours / pyspiel's moves/s
-(target >= 1).
+(targets: >= 1x with ``apply``, >= 1.5x in the natural and plain loops).
 
 Prints one JSON document, then a table. ``python bench/game_api.py [--games N] [--rounds R]``.
 """
@@ -208,8 +208,9 @@ def main() -> None:
     heads = [headline(f"{r['game']} random playouts, Game API moves/s vs pyspiel ({kind})",
                       r[f"{kind} moves/s"], r["pyspiel moves/s"], ">= 1x")
              for r in rows for kind in ("apply", "apply_unchecked")]
+    # issue 47 asks 1.5x of the natural loop on the five games it added
     heads += [headline(f"{r['game']} the {kind} loop, Game API moves/s vs pyspiel", r[f"{kind} moves/s"],
-                       r[f"pyspiel {kind} moves/s"], ">= 1.2x") for r in rows for kind in ("natural", "plain")]
+                       r[f"pyspiel {kind} moves/s"], ">= 1.5x") for r in rows for kind in ("natural", "plain")]
     emit("game_api", rows, ["game", "moves", "pyspiel moves/s", "apply moves/s", "apply_unchecked moves/s",
                             "apply ratio", "apply_unchecked ratio", "natural ratio", "plain ratio"],
          {"headline": heads, "load_1min": os.getloadavg()[0]})

@@ -97,8 +97,8 @@ parentheses):
   counts the same to 5 plies: `python bench/breakthrough.py --depth 5`). 6x6: 16; 256;
   4,308; 71,478. 5x7: 19; 361; 6,213; 106,780; 1,742,204.
 * Random playouts in the natural loop (`current_player`, `legal_actions`,
-  `apply(s, int(a))`, `returns`): 317 k moves/s, 1.79x pyspiel's 177 k in the same process
-  (load 26; `python bench/game_api.py --only breakthrough --games 400 --rounds 4`).
+  `apply(s, int(a))`, `returns`): 462 k moves/s, 2.23x pyspiel's 207 k in the same process
+  (load 2, 2026-11-28; `python bench/game_api.py --only breakthrough`).
 * Alpha-beta with `safety`: 1.3 M nodes per CPU second from random openings, depth 5-6
   from 40-70 k nodes.
 * The default opponent, `alphabeta(time=0.1, heuristic=safety)`, against OpenSpiel's

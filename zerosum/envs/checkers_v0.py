@@ -98,11 +98,11 @@ checkers`, the strength benchmark) is `alphabeta(time=0.1)`: `mobility`, quiesce
 | 8 | 838,248 | | 845,931 | 845,931 |
 | 9 | 3,866,526 | | | 3,963,680 |
 
-* *Game API speed* (`python bench/game_api.py --only checkers --games 100 --rounds 5`):
-  random games in the natural loop (`legal = game.legal_actions(s); s = game.apply(s,
-  int(legal[i]))`, with `current_player` and `returns`) make 1.96x as many moves a second
-  as the same loop on pyspiel's `checkers` in the same process (201 k against 103 k
-  moves/s, load average 17.6).
+* *Game API speed* (`python bench/game_api.py --only checkers`): random games in the
+  natural loop (`legal = game.legal_actions(s); s = game.apply(s, int(legal[i]))`, with
+  `current_player` and `returns`) make 2.31x as many moves a second as the same loop on
+  pyspiel's `checkers` in the same process (250 k against 109 k moves/s, load 2,
+  2026-11-28).
 * *Strength* (`python bench/strength.py --game checkers --games 100 --workers 2 --log
   strength.jsonl`): the default opponent against OpenSpiel's `MCTSBot` (its C++
   `pyspiel.MCTSBot`: 1,000 simulations, one random rollout a leaf, `uct_c=2`, `solve`),

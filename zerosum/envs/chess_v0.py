@@ -79,9 +79,10 @@ from other jobs unless said).
   OpenSpiel's `chess` with `draws="arise"` (24,564 positions) and PettingZoo's `chess_v6`
   (both players' observations and masks, rewards, the end; 31,202 positions), half the
   games from endgames where random play meets every draw rule and mates.
-* *Speed*, `python bench/chess_speed.py`: the loop a user writes plays 225 k random moves
-  a CPU second, 167x python-chess's loop (1.3 k) and 3.3x pyspiel's (73 k);
-  `make_vec("chess_v0", 256, opponent="random")` makes 50 k learner steps a CPU second,
+* *Speed*, `python bench/chess_speed.py` (load 1.2, 2026-11-28): the loop a user writes
+  plays 268 k random moves a CPU second with draws claimed (python-chess's rule), 197x
+  python-chess's loop (1.4 k), and 311 k with draws as they arise, 4.15x pyspiel's (75 k);
+  `make_vec("chess_v0", 256, opponent="random")` makes 46-50 k learner steps a CPU second,
   against issue 48's 100 k (missed; not profiled further: besides the two moves and their
   move generation, each step writes the learner's 8x8x111 observation, eight positions of
   history, and a 4,672-action mask, 11.8 KB a lane, where Go's writes 0.6 KB).

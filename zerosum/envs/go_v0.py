@@ -61,14 +61,16 @@ from other jobs unless said).
   returns): 2,000 random games on 9x9, 200 on 13x13 and 40 on 19x19 with no difference,
   `python bench/go.py --oracle-games 9:2000,13:200,19:40`; the tests play their own seeds.
   Perft from the start equals OpenSpiel's (`--perft 5:4,9:3`).
-* *Speed.* `python bench/go.py --oracle-games 9:50 --perft 5:3 --games 200 --lanes 1024`:
-  - random 9x9 games in the loop a user writes, 271 k moves a CPU second against pyspiel's
-    184 k in the same process: 1.47x. Issue 48's 5x is out of reach for any Game API
-    called from a Python loop: that loop's own floor (four calls into C, the random choice)
-    is about 2.6 us a move (tic-tac-toe's natural loop, `bench/game_api.py --only
+* *Speed.* `python bench/go.py --oracle-games 9:50 --perft 5:3 --games 200 --lanes 1024`
+  (load 1.2, 2026-11-28):
+  - random 9x9 games in the loop a user writes, 339 k moves a CPU second against pyspiel's
+    184 k in the same process: 1.84x (1.47x before the Game API's C calls reused the
+    arrays a loop drops). Issue 48's 5x is out of reach for any Game API called from a
+    Python loop: that loop's own floor (four calls into C, the random choice) is about
+    2.4 us a move (tic-tac-toe's natural loop, 419 k moves/s: `bench/game_api.py --only
     tictactoe`), and 5x pyspiel's Go asks for 1.1 us;
-  - `make_vec("go_v0", 1024, opponent="random")`: 293 k learner steps a CPU second (203 k
-    of wall clock at load 3), against the target's 200 k.
+  - `make_vec("go_v0", 1024, opponent="random")`: 296 k learner steps a CPU second, against
+    the target's 200 k.
 * *Strength* (9x9, komi 7.5):
   - against OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations, one random
     rollout a leaf, `uct_c=2`, `solve`), seats alternating from paired 4-ply random

@@ -67,13 +67,12 @@ the centre.
   player to move, terminal flag, returns): `python bench/hex_openspiel.py --games 300`.
 * *Speed*: random games through the Game API in the loop a user writes (`legal =
   game.legal_actions(s); s = game.apply(s, int(legal[i]))`, with `current_player` and
-  `returns`) run 1.47x as many moves a second as the same loop on pyspiel in the same
-  process (the median of six runs on the idle machine, 1.41-1.64, 2026-11-28: `python
-  bench/game_api.py --only hex --games 2000 --rounds 5`), short of issue 47's 1.5x, and
-  `legal_actions` with `apply` alone 1.7x. The user's own line `int(legal[i])` takes
-  about 1.0 us of a move's 2.9 us (a numpy scalar made and converted; pyspiel's list
-  gives its element in 0.56 us); `legal_actions` 0.51 us, `apply` 0.42 us, the player and
-  the end 0.09 us each.
+  `returns`) run 1.92x as many moves a second as the same loop on pyspiel in the same
+  process (463 k against 241 k moves/s, two runs at load 1-2, 2026-11-28: `python
+  bench/game_api.py --only hex`; 1.91x in the other), and `legal_actions` with `apply`
+  alone 2.3x. It was 1.47x until the Game API's C calls began to reuse the arrays a loop
+  drops (see the CHANGELOG): allocating a new state and a new action array was most of a
+  move's time in `apply` and `legal_actions`.
 * *The default opponent*, `alphabeta(time=0.1)` (with `two_distance`), won all 20 games
   against `mcts(time=0.1)` (random rollouts) on 11x11, 10 in each seat:
   `zerosum match --game hex "mcts(time=0.1)" "alphabeta(time=0.1)" --max-games 20`; and
