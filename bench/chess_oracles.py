@@ -25,6 +25,7 @@ import numpy as np
 from _report import emit
 from zerosum.games import Outcome, make_game
 from zerosum.games.chess import START_FEN
+from zerosum.testing import openspiel_chess_moves
 
 ENDGAMES = ["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
             "4k3/3q4/8/8/8/8/3Q4/4K3 w - - 0 1", "4k3/pp6/8/3pP3/8/8/6PP/4K3 w - d6 0 1",
@@ -68,7 +69,6 @@ def python_chess(games: int, seed: int) -> dict:
 
 def openspiel(games: int, seed: int) -> dict:
     import pyspiel
-    import pyspiel.chess as spiel_chess
 
     g = make_game("chess", draws="arise")
     og = pyspiel.load_game("chess")
@@ -83,8 +83,7 @@ def openspiel(games: int, seed: int) -> dict:
                 assert g.returns(s) == tuple(o.returns())[::-1], str(o)  # OpenSpiel's player 0 is black
                 ends[g.result_reason(s)] += 1
                 break
-            theirs = {spiel_chess.action_to_move(a, o.board()).to_lan(): a for a in o.legal_actions()}
-            mine = {g.action_to_string(a, s): int(a) for a in g.legal_actions(s)}
+            mine, theirs = openspiel_chess_moves(g, s, o)
             assert set(mine) == set(theirs), str(o)
             assert g.to_fen(s).split()[:3] == str(o).split()[:3], (g.to_fen(s), str(o))
             uci = sorted(mine)[rng.integers(len(mine))]

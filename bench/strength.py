@@ -2,8 +2,8 @@
 
 For each game (zerosum name -> OpenSpiel game and parameters, and zerosum's variant, in
 ``OPENSPIEL``; the actions are the same numbers on both sides but for chess, whose moves pass
-between the two by their SAN, with OpenSpiel's draw rule, ``draws="arise"``, and OpenSpiel's
-player 0 is black there), the agent
+between the two by their UCI names (``zerosum.testing.openspiel_chess_moves``), with
+OpenSpiel's draw rule, ``draws="arise"``, and OpenSpiel's player 0 is black there), the agent
 ``--spec`` (default: the game's ``default_opponent``, the spec that plays it best at about
 0.1 s a move) plays ``--games`` games against OpenSpiel's
 ``MCTSBot`` with ``--sims`` simulations a move (1,000 by default), one random rollout per leaf
@@ -43,6 +43,7 @@ from _report import emit, headline
 from zerosum.agents import make_agent
 from zerosum.evaluation.stats import wilson_interval
 from zerosum.games import GAMES, make_game
+from zerosum.testing import openspiel_chess_moves
 
 OPENSPIEL: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "othello": ("othello", {}, {}), "hex": ("hex", {}, {}), "breakthrough": ("breakthrough", {}, {}),
@@ -91,11 +92,13 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     def theirs(a: int) -> int:  # our action in OpenSpiel's numbers
         if job["game"] != "chess":
             return a
-        p = st.current_player()
-        return {game.string_to_action(st.action_to_string(p, x), s): x for x in st.legal_actions()}[a]
+        return openspiel_chess_moves(game, s, st)[1][game.action_to_string(a, s)]
 
     def ours(a: int) -> int:  # OpenSpiel's action in ours
-        return a if job["game"] != "chess" else game.string_to_action(st.action_to_string(st.current_player(), a), s)
+        if job["game"] != "chess":
+            return a
+        mine, by_name = openspiel_chess_moves(game, s, st)
+        return mine[next(name for name, x in by_name.items() if x == a)]
 
     flip = job["game"] == "chess"  # OpenSpiel's chess numbers black 0 and white 1; zerosum's white 0
 

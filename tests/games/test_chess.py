@@ -7,7 +7,7 @@ import pytest
 from zerosum.games import GameOverError, IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.chess import START_FEN
 from zerosum.games.chess.perft import perft
-from zerosum.testing import check_game, check_heuristic
+from zerosum.testing import check_game, check_heuristic, openspiel_chess_moves
 
 chess = pytest.importorskip("chess")
 
@@ -75,7 +75,6 @@ def test_python_chess_at_every_step_of_random_games():
 def test_openspiel_at_every_step_of_random_games():
     """draws="arise" against OpenSpiel's chess: legal moves (as UCI), the position, the end and the returns."""
     pyspiel = pytest.importorskip("pyspiel")
-    import pyspiel.chess as spiel_chess
 
     game = pyspiel.load_game("chess")
     rng = np.random.default_rng(1)
@@ -88,8 +87,7 @@ def test_openspiel_at_every_step_of_random_games():
             if o.is_terminal():
                 assert ARISE.returns(s) == tuple(o.returns())[::-1]  # OpenSpiel's player 0 is black
                 break
-            theirs = {spiel_chess.action_to_move(a, o.board()).to_lan(): a for a in o.legal_actions()}
-            mine = {ARISE.action_to_string(a, s): int(a) for a in ARISE.legal_actions(s)}
+            mine, theirs = openspiel_chess_moves(ARISE, s, o)
             assert set(mine) == set(theirs), str(o)
             assert ARISE.to_fen(s).split()[:3] == str(o).split()[:3]
             uci = sorted(mine)[rng.integers(len(mine))]

@@ -23,14 +23,15 @@ same positions every time.
   path counts, for tests of your own;
 * :func:`compare_with_openspiel` and :func:`openspiel_perft`: a game against OpenSpiel's
   (pyspiel's objects are passed in; nothing here imports pyspiel) at every step of seeded
-  random games, and move path counts on pyspiel's side.
+  random games, and move path counts on pyspiel's side; :func:`openspiel_chess_moves`: one
+  chess position's legal moves on both sides by name (OpenSpiel numbers chess's otherwise).
 """
 
 from zerosum.testing.env import check_env
 from zerosum.testing.game import GameReport, check_game
 from zerosum.testing.heuristic import HeuristicReport, check_heuristic
-from zerosum.testing.openspiel import OpenSpielReport, compare_with_openspiel, openspiel_perft
+from zerosum.testing.openspiel import OpenSpielReport, compare_with_openspiel, openspiel_chess_moves, openspiel_perft
 from zerosum.testing.positions import perft, random_positions
 
 __all__ = ["GameReport", "HeuristicReport", "OpenSpielReport", "check_env", "check_game", "check_heuristic",
-           "compare_with_openspiel", "openspiel_perft", "perft", "random_positions"]
+           "compare_with_openspiel", "openspiel_chess_moves", "openspiel_perft", "perft", "random_positions"]

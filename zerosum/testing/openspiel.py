@@ -1,7 +1,7 @@
 """OpenSpiel as an oracle: a game played side by side with pyspiel's at every step, and pyspiel's perft.
 
-Nothing here imports pyspiel: the functions take pyspiel's objects, so ``zerosum.testing``
-loads without it (a test that needs it starts with ``pytest.importorskip("pyspiel")``)::
+Nothing here imports pyspiel at import time: the functions take pyspiel's objects, so
+``zerosum.testing`` loads without it (a test that needs it starts with ``pytest.importorskip("pyspiel")``)::
 
     pyspiel = pytest.importorskip("pyspiel")
     report = compare_with_openspiel(make_game("connect_four"), pyspiel.load_game("connect_four"), games=100, seed=0)
@@ -126,3 +126,18 @@ def openspiel_perft(state: Any, depth: int) -> int:
     if depth == 1:
         return len(legal)
     return sum(openspiel_perft(state.child(a), depth - 1) for a in legal)
+
+
+def openspiel_chess_moves(game: Game, state: State, openspiel_state: Any) -> tuple[dict[str, int], dict[str, int]]:
+    """The legal moves of one chess position on both sides, each keyed by its UCI name:
+    ``(ours, theirs)``, zerosum's actions (``game.action_to_string``) and OpenSpiel's (its
+    ``action_to_move(...).to_lan()``). Chess is the one game whose actions OpenSpiel numbers
+    otherwise, so a move passes between the two by name: ``theirs[game.action_to_string(a,
+    state)]`` is OpenSpiel's number of zerosum's action ``a``. Equal key sets mean equal
+    legal moves. Imports ``pyspiel.chess`` when called."""
+    import pyspiel.chess as spiel_chess
+
+    board = openspiel_state.board()
+    theirs = {spiel_chess.action_to_move(a, board).to_lan(): a for a in openspiel_state.legal_actions()}
+    ours = {game.action_to_string(a, state): int(a) for a in game.legal_actions(state)}
+    return ours, theirs
