@@ -19,7 +19,7 @@ from __future__ import annotations
 from zerosum.games.chess.board import GEN_CAPTURES, S_EP, S_STM, type_at
 from zerosum.games.chess.movegen import generate
 from zerosum.games.chess.rules import drawn_with_moves
-from zerosum.games.chess.tables import DIR_FILE, DIR_RANK, KNIGHT_FILE, KNIGHT_RANK, PIECE_VALUE, PST
+from zerosum.games.chess.tables import PIECE_VALUE, PLANE_FILE, PLANE_PROMOTION, PLANE_RANK, PST
 from zerosum.games.kit import (
     FORCING, HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel,
     lowest_bit, popcount,
@@ -68,21 +68,8 @@ def _target(s: I64Array, a: int) -> tuple[int, int, int]:  # pragma: no cover - 
     if us == 1:
         rank = 7 - rank
     frm = 8 * rank + (fidx >> 3)
-    promo = -1
-    if plane < 56:
-        m = plane // 8 + 1
-        df = DIR_FILE[plane % 8] * m
-        dr = DIR_RANK[plane % 8] * m
-    elif plane < 64:
-        df = KNIGHT_FILE[plane - 56]
-        dr = KNIGHT_RANK[plane - 56]
-    else:
-        df = (plane - 64) // 3 - 1
-        dr = 1
-        promo = (plane - 64) % 3 + 1
-    if us == 1:
-        dr = -dr
-    return frm, frm + 8 * dr + df, promo
+    dr = PLANE_RANK[plane] if us == 0 else -PLANE_RANK[plane]
+    return frm, frm + 8 * dr + PLANE_FILE[plane], PLANE_PROMOTION[plane]
 
 
 @kernel(ORDER)

@@ -17,8 +17,8 @@ from zerosum.games.chess.board import (
     transpose, type_at,
 )
 from zerosum.games.chess.tables import (
-    BETWEEN, BISHOP_RAYS, CASTLE_KEEP, DIR_FILE, DIR_RANK, KING, KNIGHT, KNIGHT_FILE, KNIGHT_MIRROR, KNIGHT_RANK,
-    KNIGHT_TO, LINE, MIRROR_DIR, PAWN_ATTACKS, RANK_1, RANK_8, ROOK_RAYS, STEP_TO,
+    BETWEEN, BISHOP_RAYS, CASTLE_KEEP, KING, KNIGHT, KNIGHT_MIRROR, KNIGHT_TO, LINE, MIRROR_DIR, PAWN_ATTACKS,
+    PLANE_FILE, PLANE_PROMOTION, PLANE_RANK, RANK_1, RANK_8, ROOK_RAYS, STEP_TO,
 )
 from zerosum.games.kit import I64Array, bit, helper, kernel, lowest_bit, popcount, shr
 
@@ -245,22 +245,9 @@ def make(s: I64Array, a: int, child: I64Array) -> None:  # pragma: no cover - co
     if us == 1:
         rank = 7 - rank
     frm = 8 * rank + file
-    promo = -1
-    if plane < 56:
-        m = plane // 8 + 1
-        c = plane % 8
-        df = DIR_FILE[c] * m
-        dr = DIR_RANK[c] * m
-    elif plane < 64:
-        df = KNIGHT_FILE[plane - 56]
-        dr = KNIGHT_RANK[plane - 56]
-    else:
-        u = plane - 64
-        df = u // 3 - 1
-        dr = 1
-        promo = u % 3 + 1
-    if us == 1:
-        dr = -dr
+    promo = PLANE_PROMOTION[plane]
+    df = PLANE_FILE[plane]
+    dr = PLANE_RANK[plane] if us == 0 else -PLANE_RANK[plane]
     to = frm + 8 * dr + df
     fb = bit(frm)
     tb = bit(to)

@@ -9,7 +9,7 @@ import numpy as np
 from zerosum.games.chess.board import (
     RING, S_CASTLE, S_EP, S_FRAMES, S_FULL, S_HALF, S_KEY, S_REP, S_RING, S_STM, STATE_SIZE, in_check, zobrist,
 )
-from zerosum.games.chess.tables import KNIGHT_FILE, KNIGHT_RANK, DIR_FILE, DIR_RANK
+from zerosum.games.chess.tables import KNIGHT_FILE, KNIGHT_RANK, PLANE_FILE, PLANE_PROMOTION, PLANE_RANK
 from zerosum.games.kit import PositionError, i64
 
 FILES = "abcdefgh"
@@ -31,15 +31,8 @@ def decode(action: int, black: bool) -> tuple[int, int, str]:
     may be off the board (-1) for an action no piece can play."""
     fidx, plane = divmod(int(action), 73)
     file, rank = fidx >> 3, fidx & 7
-    promo = ""
-    if plane < 56:
-        m = plane // 8 + 1
-        df, dr = int(DIR_FILE[plane % 8]) * m, int(DIR_RANK[plane % 8]) * m
-    elif plane < 64:
-        df, dr = int(KNIGHT_FILE[plane - 56]), int(KNIGHT_RANK[plane - 56])
-    else:
-        df, dr = (plane - 64) // 3 - 1, 1
-        promo = "nbr"[(plane - 64) % 3]
+    df, dr, piece = int(PLANE_FILE[plane]), int(PLANE_RANK[plane]), int(PLANE_PROMOTION[plane])
+    promo = "" if piece < 0 else "nbr"[piece - 1]
     tf, tr = file + df, rank + dr
     if black:
         rank, tr = 7 - rank, 7 - tr

@@ -23,7 +23,7 @@ from zerosum.games.chess.board import (
 )
 from zerosum.games.chess.movegen import generate, make
 from zerosum.games.chess.tables import (
-    BETWEEN, DIR_FILE, DIR_RANK, KING, KNIGHT, KNIGHT_FILE, KNIGHT_RANK, PAWN_ATTACKS,
+    BETWEEN, DIR_FILE, DIR_RANK, KING, KNIGHT, PAWN_ATTACKS, PLANE_FILE, PLANE_RANK,
 )
 from zerosum.games.kit import (
     APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, P1_WINS, PLAYER, STATUS, I8Array, I64Array,
@@ -47,15 +47,8 @@ def zeroing(s: I64Array, a: int) -> bool:  # pragma: no cover - compiled
     if (shr(s[2], frm) & 1) != 0:
         return True
     plane = a % 73
-    if plane < 56:
-        m = plane // 8 + 1
-        df = DIR_FILE[plane % 8] * m
-        dr = DIR_RANK[plane % 8] * m
-    else:
-        df = KNIGHT_FILE[plane - 56]
-        dr = KNIGHT_RANK[plane - 56]
-    if us == 1:
-        dr = -dr
+    df = PLANE_FILE[plane]
+    dr = PLANE_RANK[plane] if us == 0 else -PLANE_RANK[plane]
     return (shr(s[1 - us], frm + 8 * dr + df) & 1) != 0
 
 
@@ -128,16 +121,8 @@ def move_ok(s: I64Array, a: int) -> bool:  # pragma: no cover - compiled
     plane = a % 73
     file = fidx >> 3
     rank = fidx & 7
-    if plane < 56:
-        m = plane // 8 + 1
-        df = DIR_FILE[plane % 8] * m
-        dr = DIR_RANK[plane % 8] * m
-    elif plane < 64:
-        df = KNIGHT_FILE[plane - 56]
-        dr = KNIGHT_RANK[plane - 56]
-    else:
-        df = (plane - 64) // 3 - 1
-        dr = 1
+    df = PLANE_FILE[plane]
+    dr = PLANE_RANK[plane]
     tf = file + df
     tr = rank + dr
     if tf < 0 or tf > 7 or tr < 0 or tr > 7:

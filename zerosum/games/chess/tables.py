@@ -41,6 +41,27 @@ KNIGHT_RANK = np.array([-1, 1, -2, 2, -2, 2, -1, 1], dtype=np.int64)
 """Rank step of each knight jump."""
 
 
+def _planes() -> np.ndarray:
+    """(file step, rank step, under-promotion) of each of the 73 planes, as the mover sees them."""
+    out = np.full((3, 73), -1, dtype=np.int64)
+    for plane in range(73):
+        if plane < 56:  # queen moves: (distance - 1) * 8 + direction
+            m = plane // 8 + 1
+            out[0, plane], out[1, plane] = DIR_FILE[plane % 8] * m, DIR_RANK[plane % 8] * m
+        elif plane < 64:  # knight jumps
+            out[0, plane], out[1, plane] = KNIGHT_FILE[plane - 56], KNIGHT_RANK[plane - 56]
+        else:  # under-promotions: 3 * (file step + 1) + piece
+            out[0, plane], out[1, plane], out[2, plane] = (plane - 64) // 3 - 1, 1, (plane - 64) % 3 + 1
+    return out
+
+
+PLANE_FILE, PLANE_RANK, PLANE_PROMOTION = _planes()
+"""Per plane of the action encoding (``action % 73``): the move's file step and rank step as
+the mover sees them (a black move's rank step is negated on the board), and the piece an
+under-promotion makes (1 knight, 2 bishop, 3 rook; -1 for the other planes: a pawn that
+reaches the last rank by a queen-move plane becomes a queen)."""
+
+
 def _on(f: int, r: int) -> bool:
     return 0 <= f < 8 and 0 <= r < 8
 
