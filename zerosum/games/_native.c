@@ -3,7 +3,10 @@
  *
  * No rules live here. A game compiles its own kernels as numba cfuncs (plain C function
  * pointers, cached on disk like every kernel) and hands their addresses to a Calls object;
- * Calls checks the state, allocates the result array and calls the pointer. numba's own
+ * Calls checks the state, takes a result array and calls the pointer. The result arrays are
+ * recycled: each Calls keeps the last few it handed out and writes one again once only it
+ * refers to it (see reusable()), which no Python code can observe; allocating them was most
+ * of a call's time. numba's own
  * entry point spends ~0.3 us a call building and freeing a memory record for each array
  * argument; this path costs ~0.1 us, which is what puts a Python loop over the Game API
  * level with OpenSpiel's C++ through pyspiel.
