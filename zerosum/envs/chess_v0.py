@@ -82,15 +82,18 @@ from other jobs unless said).
 * *Speed*, `python bench/chess_speed.py` (load 1.2, 2026-11-28): the loop a user writes
   plays 268 k random moves a CPU second with draws claimed (python-chess's rule), 197x
   python-chess's loop (1.4 k), and 311 k with draws as they arise, 4.15x pyspiel's (75 k);
-  `make_vec("chess_v0", 256, opponent="random")` makes 46-50 k learner steps a CPU second,
-  against issue 48's 100 k (missed), and 66 k with `obs_format="dict"`. Where a lane's step
-  goes (2026-11-28, cProfile and the kernels timed one by one in a compiled loop): the
-  rules take about 7 us (two move generations, 1.2 us each; two status checks, 0.4 us; two
-  moves, 0.5 us; the 8x8x111 observation with its eight positions of history, 1.7 us), and
-  the rest is memory. The default flat observation is 7,104 planes and a 4,672-action mask
-  as float32, 47 KB a lane: written by the step, then copied whole by `step()` so that the
-  arrays it returned earlier stay as they were (a third of `step()`'s time at 256 lanes);
-  Go's is 0.6 KB.
+  `make_vec("chess_v0", 256, opponent="random")` makes 44-50 k learner steps a CPU second,
+  against issue 48's 100 k (missed), and 67 k with `obs_format="dict"` (idle machine,
+  2026-11-28). Where a lane's step goes (cProfile, and each part timed alone in a compiled
+  loop): the rules take about 7 us (two move generations, 1.2 us each; two status checks,
+  0.4 us; two moves, 0.5 us; the 8x8x111 observation with its eight positions of history,
+  1.7 us). The rest is memory. The default flat observation is 7,104 planes and a 4,672-action
+  mask as float32, 47 KB a lane: converting and writing it takes about 6 us, and `step()`
+  then copies it whole, so that the arrays it returned earlier stay as they were, 7.5 us
+  more (12 MB a step at 256 lanes, at this machine's 6 GB/s). 100 k steps a second would need
+  14 GB/s for the observation alone, more than one core moves here: out of reach for the
+  flat format. The dict format's int8 planes copy in 0.3 us and its step takes 12 us in the
+  compiled kernel, of which the rules are 7 us. Go's flat observation is 0.6 KB a lane.
 * *Strength*, the default opponent:
   - against Stockfish 15.1 (Debian's `stockfish`), in both seats from 2-ply random
     openings, 40 games each: 0.925 (95% interval 0.86-0.99) against its lowest skill
