@@ -1,4 +1,4 @@
-"""`zerosum train` end to end in a subprocess: a short run whose checkpoint plays as an agent.
+"""`zerosum train` end to end (in this process: tests/inprocess.py): a short run whose checkpoint plays as an agent.
 
 (The evaluation module loads the same checkpoint with ``make_agent("ppo(path=...)")``;
 this test plays with its own small loop so it does not depend on zerosum.evaluation.)
@@ -7,8 +7,6 @@ this test plays with its own small loop so it does not depend on zerosum.evaluat
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -17,11 +15,12 @@ pytest.importorskip("sb3_contrib")
 
 from zerosum.agents import RandomAgent, make_agent
 from zerosum.games import make_game
+from tests.inprocess import run_zerosum
 
 
 def zerosum(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "zerosum", "train", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
+    return run_zerosum("train", *args, cwd=cwd)
 
 
 def test_train_end_to_end(tmp_path):

@@ -1,5 +1,5 @@
 """AlphaZero runs: refusals before training, the files a run writes, resuming after SIGKILL,
-the Ray backend. Tiny runs in a subprocess (wiring, not strength)."""
+the Ray backend. Tiny runs (wiring, not strength), in this process but for the killed run and Ray's."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ pytest.importorskip("torch")
 from zerosum.games import make_game
 from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe, fits
 from zerosum.training.alphazero import Games
+from tests.inprocess import run_zerosum
 
 # a run of a few seconds: 2 iterations of 8 tic-tac-toe games at 8 simulations
 TINY = ["--net", "kind=mlp", "hidden=32,32", "--sims", "8", "--games-per-iteration", "8", "--train-steps", "5",
@@ -27,6 +28,11 @@ TINY = ["--net", "kind=mlp", "hidden=32,32", "--sims", "8", "--games-per-iterati
 
 
 def zerosum_train(*args, cwd, timeout=300):
+    """``zerosum train ARGS`` in this process (tests/inprocess.py); ``timeout`` only for a subprocess."""
+    return run_zerosum("train", *args, cwd=cwd)
+
+
+def zerosum_train_subprocess(*args, cwd, timeout=300):
     return subprocess.run([sys.executable, "-m", "zerosum", "train", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=timeout, check=False)
 
@@ -285,7 +291,8 @@ def test_selfplay_run_writes_progress_and_resumes_after_sigkill(tmp_path):
 
 def test_ray_backend_plays_selfplay_in_actors(tmp_path):
     pytest.importorskip("ray")
-    r = _tiny_run(tmp_path, "run", "--backend", "ray", "--iterations", "1", timeout=600)
+    r = zerosum_train_subprocess("--algo", "alphazero", "--game", "tictactoe", *TINY, "--out", "run", "--backend",
+                                 "ray", "--iterations", "1", cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr
     rows = _rows(tmp_path / "run" / "progress.csv")
     assert len(rows) == 1 and int(rows[0]["games"]) == 8

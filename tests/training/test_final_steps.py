@@ -4,8 +4,6 @@ cosine and comes back after; a run takes them once at its end, and again only af
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
 from zerosum.training.alphazero import Games
+from tests.inprocess import run_zerosum
 
 pytest.importorskip("torch")
 
@@ -43,9 +42,9 @@ def test_anneal_lowers_the_rate_along_a_cosine_and_restores_it():
     assert math.isfinite(losses["policy_loss"]) and math.isfinite(losses["value_loss"])
 
 
-def zerosum_train(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "zerosum", "train", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=300, check=False)
+def zerosum_train(*args: str, cwd):
+    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
+    return run_zerosum("train", *args, cwd=cwd)
 
 
 def test_a_run_anneals_once_at_its_end_and_again_only_after_new_rounds(tmp_path):

@@ -17,6 +17,7 @@ from zerosum.games import make_game
 from zerosum.training.recipes import RECIPES, describe_recipes, recipe
 from zerosum.training.single_agent import SingleAgentEnv
 from zerosum.training.train import TrainConfig, TrainingSetupError, train
+from tests.inprocess import run_zerosum
 
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
 
@@ -27,9 +28,9 @@ def tiny_cfg(out, **kw):
     return TrainConfig(**fields)
 
 
-def zerosum_train(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "zerosum", "train", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=300, check=False)
+def zerosum_train(*args: str, cwd):
+    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
+    return run_zerosum("train", *args, cwd=cwd)
 
 
 @pytest.mark.parametrize("name", sorted(RECIPES))
