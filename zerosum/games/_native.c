@@ -125,23 +125,38 @@ static int reusable(PyObject *obj)
            && PyArray_STRIDE(a, 0) == (npy_intp)sizeof(int64_t);
 }
 
-/* A new reference to a state-sized int64 array whose contents the caller overwrites whole:
-   a free one from the pool, or a new one that joins the pool in the oldest slot. */
-static PyObject *fresh_state(Calls *self)
+/* A new reference to an array of `pool` that can be written again (of `length` elements, unless
+   `length` is negative), or NULL when none can. */
+static PyObject *take_free(PyObject **pool, npy_intp length)
 {
     for (int i = 0; i < POOL; i++) {
-        PyObject *a = self->state_pool[i];
-        if (reusable(a) && PyArray_DIM((PyArrayObject *)a, 0) == self->state_size) {
+        PyObject *a = pool[i];
+        if (reusable(a) && (length < 0 || PyArray_DIM((PyArrayObject *)a, 0) == length)) {
             Py_INCREF(a);
             return a;
         }
     }
-    PyObject *a = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
-    if (a == NULL)
-        return NULL;
+    return NULL;
+}
+
+/* `a`, just made, joins the pool in its oldest slot (the pool holds a reference of its own). */
+static void keep(PyObject **pool, int *next, PyObject *a)
+{
     Py_INCREF(a);
-    Py_XSETREF(self->state_pool[self->state_next], a);
-    self->state_next = (self->state_next + 1) % POOL;
+    Py_XSETREF(pool[*next], a);
+    *next = (*next + 1) % POOL;
+}
+
+/* A new reference to a state-sized int64 array whose contents the caller overwrites whole:
+   a free one from the pool, or a new one that joins the pool. */
+static PyObject *fresh_state(Calls *self)
+{
+    PyObject *a = take_free(self->state_pool, self->state_size);
+    if (a != NULL)
+        return a;
+    a = PyArray_SimpleNew(1, &self->state_size, NPY_INT64);
+    if (a != NULL)
+        keep(self->state_pool, &self->state_next, a);
     return a;
 }
 
@@ -157,13 +172,9 @@ static void free_moves_buffer(PyObject *capsule)
    not own its data and its length can change while only the pool refers to it. */
 static PyObject *fresh_moves(Calls *self)
 {
-    for (int i = 0; i < POOL; i++) {
-        PyObject *a = self->moves_pool[i];
-        if (reusable(a)) {
-            Py_INCREF(a);
-            return a;
-        }
-    }
+    PyObject *a = take_free(self->moves_pool, -1);
+    if (a != NULL)
+        return a;
     int64_t *buffer = PyMem_Malloc((size_t)self->max_moves * sizeof(int64_t));
     if (buffer == NULL)
         return PyErr_NoMemory();
@@ -173,16 +184,14 @@ static PyObject *fresh_moves(Calls *self)
         return NULL;
     }
     npy_intp zero = 0;
-    PyObject *a = PyArray_New(&PyArray_Type, 1, &zero, NPY_INT64, NULL, buffer, 0, NPY_ARRAY_CARRAY, NULL);
+    a = PyArray_New(&PyArray_Type, 1, &zero, NPY_INT64, NULL, buffer, 0, NPY_ARRAY_CARRAY, NULL);
     if (a == NULL || PyArray_SetBaseObject((PyArrayObject *)a, capsule) < 0) { /* steals capsule */
         Py_XDECREF(a);
         if (a == NULL)
             Py_DECREF(capsule);
         return NULL;
     }
-    Py_INCREF(a);
-    Py_XSETREF(self->moves_pool[self->moves_next], a);
-    self->moves_next = (self->moves_next + 1) % POOL;
+    keep(self->moves_pool, &self->moves_next, a);
     return a;
 }
 
