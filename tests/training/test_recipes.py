@@ -189,7 +189,7 @@ def test_training_logs_only_into_its_run_directory(tmp_path):
             "tiny = dict(steps=128, n_envs=2, algo_kwargs={'n_steps': 64, 'batch_size': 64, 'n_epochs': 1}, "
             "eval_games=0, tensorboard=False)\n"
             f"train(TrainConfig(out=None, **tiny))\ntrain(TrainConfig(out={str(run)!r}, verbose=2, **tiny))\n")
-    env = {**os.environ, "TMPDIR": str(tmp)}
+    env = {**{k: v for k, v in os.environ.items() if k != "SB3_LOGDIR"}, "TMPDIR": str(tmp)}  # conftest sets it
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
                           check=False)
     assert done.returncode == 0, done.stderr
