@@ -42,3 +42,8 @@ def run_zerosum(*args: str, cwd: Path | str) -> Completed:
     finally:
         os.chdir(before)
     return Completed(code, out.getvalue(), err.getvalue())
+
+
+def zerosum_train(*args: str, cwd: Path | str) -> Completed:
+    """``zerosum train ARGS...`` in this process (see :func:`run_zerosum`)."""
+    return run_zerosum("train", *args, cwd=cwd)

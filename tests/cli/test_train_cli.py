@@ -15,19 +15,14 @@ pytest.importorskip("sb3_contrib")
 
 from zerosum.agents import RandomAgent, make_agent
 from zerosum.games import make_game
-from tests.inprocess import run_zerosum
-
-
-def zerosum(*args, cwd):
-    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
-    return run_zerosum("train", *args, cwd=cwd)
+from tests.inprocess import zerosum_train
 
 
 def test_train_end_to_end(tmp_path):
     out = tmp_path / "runs" / "ttt"
-    proc = zerosum("--game", "tictactoe", "--opponent", "random", "--steps", "3000", "--algo", "maskable_ppo",
-                   "--out", str(out), "--n-envs", "4", "--n-steps", "128", "--eval-games", "20", "--json",
-                   cwd=tmp_path)
+    proc = zerosum_train("--game", "tictactoe", "--opponent", "random", "--steps", "3000", "--algo", "maskable_ppo",
+                         "--out", str(out), "--n-envs", "4", "--n-steps", "128", "--eval-games", "20", "--json",
+                         cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["steps"] >= 3000 and summary["checkpoint"] == str(out / "model.zip")
@@ -54,23 +49,23 @@ def test_train_end_to_end(tmp_path):
 
 def test_train_takes_the_variant_grammar_of_every_command(tmp_path):
     out = tmp_path / "nim"
-    proc = zerosum("--game", "nim", "--variant", "misere=true", "piles=3,4,5", "--opponent", "random", "--steps", "64",
-                   "--n-envs", "2", "--n-steps", "32", "--batch-size", "32", "--eval-games", "2", "--out", str(out),
-                   "--json", cwd=tmp_path)
+    proc = zerosum_train("--game", "nim", "--variant", "misere=true", "piles=3,4,5", "--opponent", "random",
+                         "--steps", "64", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32", "--eval-games", "2",
+                         "--out", str(out), "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1])["steps"] >= 64
     assert json.loads((out / "model.json").read_text())["variant"] == {"misere": True, "piles": [3, 4, 5]}
-    proc = zerosum("--game", "nim", "--variant", "colour=red", "--out", str(tmp_path / "y"), cwd=tmp_path)
+    proc = zerosum_train("--game", "nim", "--variant", "colour=red", "--out", str(tmp_path / "y"), cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr.startswith("zerosum train: bad variant for nim: unknown key(s) colour")
     assert "allowed: piles" in proc.stderr and not (tmp_path / "y").exists()
 
 
 def test_train_recipe_overrides_and_errors(tmp_path):
-    proc = zerosum("--game", "mahjong", "--steps", "10", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    proc = zerosum_train("--game", "mahjong", "--steps", "10", "--out", str(tmp_path / "x"), cwd=tmp_path)
     assert proc.returncode == 2 and "unknown game 'mahjong'" in proc.stderr
-    proc = zerosum("--seat", "left", cwd=tmp_path)
+    proc = zerosum_train("--seat", "left", cwd=tmp_path)
     assert proc.returncode == 2 and "seat 'left' is not allowed" in proc.stderr
-    proc = zerosum("--help", cwd=tmp_path)
+    proc = zerosum_train("--help", cwd=tmp_path)
     assert proc.returncode == 0 and "--curriculum" in proc.stdout
 
 

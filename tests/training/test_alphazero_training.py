@@ -20,16 +20,11 @@ pytest.importorskip("torch")
 from zerosum.games import make_game
 from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe, fits
 from zerosum.training.alphazero import Games
-from tests.inprocess import run_zerosum
+from tests.inprocess import zerosum_train
 
 # a run of a few seconds: 2 iterations of 8 tic-tac-toe games at 8 simulations
 TINY = ["--net", "kind=mlp", "hidden=32,32", "--sims", "8", "--games-per-iteration", "8", "--train-steps", "5",
         "--eval-every", "1", "--eval-games", "4", "--eval-opponents", "random", "--no-tensorboard"]
-
-
-def zerosum_train(*args, cwd, timeout=300):
-    """``zerosum train ARGS`` in this process (tests/inprocess.py); ``timeout`` only for a subprocess."""
-    return run_zerosum("train", *args, cwd=cwd)
 
 
 def zerosum_train_subprocess(*args, cwd, timeout=300):
@@ -78,9 +73,8 @@ def test_bad_input_is_refused_before_anything_is_written(tmp_path, args, message
     assert not (tmp_path / "run").exists()
 
 
-def _tiny_run(tmp_path, out="run", *extra, timeout=300):
-    return zerosum_train("--algo", "alphazero", "--game", "tictactoe", *TINY, "--out", out, *extra,
-                         cwd=tmp_path, timeout=timeout)
+def _tiny_run(tmp_path, out="run", *extra):
+    return zerosum_train("--algo", "alphazero", "--game", "tictactoe", *TINY, "--out", out, *extra, cwd=tmp_path)
 
 
 def test_labels_only_run_writes_its_files_and_a_loadable_network(tmp_path):

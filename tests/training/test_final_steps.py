@@ -11,7 +11,7 @@ import pytest
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
 from zerosum.training.alphazero import Games
-from tests.inprocess import run_zerosum
+from tests.inprocess import zerosum_train
 
 pytest.importorskip("torch")
 
@@ -40,11 +40,6 @@ def test_anneal_lowers_the_rate_along_a_cosine_and_restores_it():
     assert seen[0][1] > seen[1][1] > seen[2][1] > 0  # falling, never below 0
     assert learner.opt.param_groups[0]["lr"] == 0.01  # back to cfg.lr for any later round
     assert math.isfinite(losses["policy_loss"]) and math.isfinite(losses["value_loss"])
-
-
-def zerosum_train(*args: str, cwd):
-    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
-    return run_zerosum("train", *args, cwd=cwd)
 
 
 def test_a_run_anneals_once_at_its_end_and_again_only_after_new_rounds(tmp_path):

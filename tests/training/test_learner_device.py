@@ -12,7 +12,7 @@ import pytest
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
 from zerosum.training.config import TrainConfig
-from tests.inprocess import run_zerosum
+from tests.inprocess import zerosum_train
 from zerosum.training.alphazero import Games
 
 torch = pytest.importorskip("torch")
@@ -76,7 +76,7 @@ def test_a_device_not_allowed_is_refused_by_both_kinds_of_run():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a GPU")
 @pytest.mark.parametrize("args", [["--algo", "alphazero", "--recipe", "az_connect_four"], ["--recipe", "tictactoe"]])
 def test_cuda_without_a_gpu_is_refused_before_anything_is_written(tmp_path, args):
-    r = run_zerosum("train", *args, "--device", "cuda", "--out", "run", cwd=tmp_path)
+    r = zerosum_train(*args, "--device", "cuda", "--out", "run", cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     assert "device='cuda': torch" in r.stderr and "sees no GPU here" in r.stderr and "use device='cpu'" in r.stderr
     assert not (tmp_path / "run").exists()

@@ -17,7 +17,7 @@ from zerosum.games import make_game
 from zerosum.training.recipes import RECIPES, describe_recipes, recipe
 from zerosum.training.single_agent import SingleAgentEnv
 from zerosum.training.train import TrainConfig, TrainingSetupError, train
-from tests.inprocess import run_zerosum
+from tests.inprocess import zerosum_train
 
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
 
@@ -26,11 +26,6 @@ def tiny_cfg(out, **kw):
     fields = {"steps": 256, "n_envs": 2, "algo_kwargs": TINY, "eval_games": 2, "eval_every": 128, "out": str(out),
               "tensorboard": False, **kw}
     return TrainConfig(**fields)
-
-
-def zerosum_train(*args: str, cwd):
-    """``zerosum train ARGS`` in this process (tests/inprocess.py)."""
-    return run_zerosum("train", *args, cwd=cwd)
 
 
 @pytest.mark.parametrize("name", sorted(RECIPES))

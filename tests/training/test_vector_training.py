@@ -16,7 +16,7 @@ from zerosum.training.opponents import Curriculum, MixedOpponent, PrioritizedOpp
 from zerosum.training.recipes import RECIPES, recipe
 from zerosum.training.train import TrainConfig, train
 from zerosum.training.vector_sources import SourceVecEnv, source_mixture, source_weights
-from tests.inprocess import run_zerosum
+from tests.inprocess import zerosum_train
 
 TINY = {"n_steps": 32, "batch_size": 64, "n_epochs": 1}
 
@@ -111,7 +111,7 @@ def test_the_old_path_is_still_selectable_from_the_command_line(tmp_path):
     args = ["--recipe", "tictactoe", "--vec", "dummy", "--steps", "256", "--n-envs", "2", "--n-steps", "64",
             "--batch-size", "64", "--n-epochs", "1", "--eval-games", "1", "--eval-every", "128",
             "--no-tensorboard", "--out", str(out)]
-    proc = run_zerosum("train", *args, cwd=tmp_path)
+    proc = zerosum_train(*args, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     settings = json.loads((out / "run.json").read_text())["settings"]
     assert settings["vec"] == "dummy" and settings["random_opening"] == 0.5 and settings["exploiter"] == 0.25
