@@ -97,8 +97,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     def ours(a: int) -> int:  # OpenSpiel's action in ours
         if job["game"] != "chess":
             return a
-        mine, by_name = openspiel_chess_moves(game, s, st)
-        return mine[next(name for name, x in by_name.items() if x == a)]
+        mine, theirs_by_name = openspiel_chess_moves(game, s, st)
+        return mine[{x: name for name, x in theirs_by_name.items()}[a]]
 
     flip = job["game"] == "chess"  # OpenSpiel's chess numbers black 0 and white 1; zerosum's white 0
 

@@ -54,7 +54,7 @@ typedef struct {
     npy_intp state_size;
     npy_intp max_moves;
     int64_t num_actions;
-    int64_t *moves; /* max_moves slots: legal() writes here, then copies n of them out */
+    int64_t *moves; /* max_moves slots: the checked apply's scratch (a game without is_legal lists its moves here) */
     PyObject *fallback; /* an object with the generic methods, or NULL: then None is returned */
     int64_t *initial;   /* state_size slots: the starting position, or NULL */
     /* Arrays handed out before, reused once nothing but this object refers to them (see
