@@ -57,13 +57,17 @@ def compile_part(game_name: str, part: str, tier: str = "inline") -> float:
     start = time.perf_counter()
     if part not in PARTS:
         raise ValueError(f"unknown part {part!r}; parts: {', '.join(PARTS)}")
-    if tier == "generic" and part in TEMPLATES:
-        from zerosum.envs.lanes import VECTOR_TEMPLATE
-
-        compiled.generic_for(VECTOR_TEMPLATE if part == "vector" else getattr(compiled, TEMPLATES[part]))
-        return time.perf_counter() - start
     from zerosum.games import make_game
 
+    if part == "vector":  # the step's functions compile on their first call: make a vector env and reset it
+        from zerosum.envs.lanes import Lanes
+
+        game = make_game("tictactoe" if tier == "generic" else game_name)  # generic: one copy serves every game
+        Lanes(game, 2, opponent="alphabeta(depth=1)").reset(0)
+        return time.perf_counter() - start
+    if tier == "generic" and part in TEMPLATES:
+        compiled.generic_for(getattr(compiled, TEMPLATES[part]))
+        return time.perf_counter() - start
     game = make_game(game_name)
     if part == "rules":
         from zerosum.games.kit.generic import generic_params
@@ -76,10 +80,6 @@ def compile_part(game_name: str, part: str, tier: str = "inline") -> float:
         states = rules.reset(1)
         rules.masks(states), rules.status(states), rules.players(states), rules.observe(states, 0)
         rules.apply(states, rules.random_moves(states, 0))
-    elif part == "vector":
-        from zerosum.envs.lanes import vector_kernels
-
-        vector_kernels(game)
     else:
         compiled.for_game(game, getattr(compiled, TEMPLATES[part]))
     return time.perf_counter() - start

@@ -22,4 +22,6 @@ NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
 ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET, ERR_NO_MOVE, ERR_OPP_ILLEGAL = 0, 1, 2, 3, 4
 # outcome codes (from the learner's side)
 OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL = 0, 1, 2, 3, 4
+# the compiled step's calls (vec_call's first argument)
+CALL_STEP, CALL_RESET, CALL_RESUME = 0, 1, 2
 NEW_EPISODE = -1  # the opponent-move log's mark where a lane's new episode starts

@@ -35,7 +35,8 @@ from zerosum.envs._vector_codes import (
     RANDOM, PYTHON, K_KIND, K_REC, K_DEPTH, K_ITERATIVE, K_ASPIRATION, K_TIE_BREAK, K_FOLLOW, K_SLOTS,
     NO_TIES, DRAW_NOISE, C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT, C_NSYM, F_PENALTY,
     F_OPENING, SEAT_RANDOM, SEAT_ALTERNATE, SAME_STEP, DISABLED, ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET,
-    ERR_NO_MOVE, ERR_OPP_ILLEGAL, OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL, NEW_EPISODE,
+    ERR_NO_MOVE, ERR_OPP_ILLEGAL, OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL, NEW_EPISODE, CALL_STEP,
+    CALL_RESET, CALL_RESUME,
 )
 from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
 from zerosum.search._arrays import unowned
@@ -239,77 +240,6 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
         s[:] = child
 
 
-@njit(cache=True)
-def vec_step(params: Params, initial: I64Array, actions: I64Array, states: I64Array,  # pragma: no cover - compiled
-             learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
-             masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
-             terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
-             cfg: I64Array, fcfg: F64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array,
-             count: I64Array, err: I64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array,
-             sym_inv: I64Array, seed: int) -> None:
-    """One step of every lane: the learner's action (checked), the opponents' replies, the
-    rewards and ends, and the restarts the autoreset mode asks for. Nothing changes when
-    ``err`` reports a bad action (raw mode) or a finished lane stepped without a reset."""
-    # The arrays as views without reference counts (zerosum.search._arrays.unowned; the
-    # caller holds them for the call): each inlined helper would count one per array per lane.
-    params, initial, actions, states, learner, comp = (unowned(params), unowned(initial), unowned(actions),
-                                                       unowned(states), unowned(learner), unowned(comp))
-    done, pending, restart, opening, ended = unowned(done), unowned(pending), unowned(restart), unowned(opening), \
-        unowned(ended)
-    masks, flat, planes, final_flat, final_planes = unowned(masks), unowned(flat), unowned(planes), \
-        unowned(final_flat), unowned(final_planes)
-    rewards, terminated, outcome, opp, eps, cum = unowned(rewards), unowned(terminated), unowned(outcome), \
-        unowned(opp), unowned(eps), unowned(cum)
-    cfg, moves, buf, child, log, count, err = unowned(cfg), unowned(moves), unowned(buf), unowned(child), \
-        unowned(log), unowned(count), unowned(err)
-    fcfg, sym, opened, sym_obs, sym_act, sym_inv = unowned(fcfg), unowned(sym), unowned(opened), unowned(sym_obs), \
-        unowned(sym_act), unowned(sym_inv)
-    np.random.seed(seed)
-    n = states.shape[0]
-    mode = cfg[C_AUTORESET]
-    err[0] = ERR_NONE
-    for i in range(n):  # checks first: an error leaves every lane as it was
-        if done[i]:
-            if mode == DISABLED:
-                err[0], err[1], err[2] = ERR_NOT_RESET, i, actions[i]
-                return
-        elif cfg[C_RAW] and masks[i, actions[i]] == 0:
-            err[0], err[1], err[2] = ERR_ILLEGAL, i, actions[i]
-            return
-    for i in range(n):
-        count[i] = 0
-        rewards[i] = 0.0
-        terminated[i] = False
-        ended[i] = False
-        outcome[i] = OUT_NONE
-        if done[i]:  # NEXT_STEP: this step restarts the lane; its action is ignored
-            start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
-                          opened, moves, child)
-        else:
-            a = actions[i]
-            if masks[i, a] == 0:  # safe mode: the episode ends with the penalty
-                rewards[i] = fcfg[F_PENALTY]
-                outcome[i] = OUT_ILLEGAL
-                terminated[i] = True
-                ended[i] = True
-                done[i] = True
-                write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i],
-                          sym_obs, sym_act)
-                if mode == SAME_STEP:
-                    restart[i] = True
-                continue
-            if cfg[C_NSYM] > 1:  # the learner's action on the board it sees, played on the real one
-                a = sym_inv[sym[i], a]
-            apply(params, states[i], a, child)
-            states[i, :] = child
-        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
-                sym_act)
-    restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
-                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))
-
-
 @njit(inline="always")  # at most 30 arguments: CPython passes more as *args, which numba cannot inline
 def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: I64Array,  # pragma: no cover
                   comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any, masks: I8Array,
@@ -338,63 +268,108 @@ def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: 
                 sym_act)
 
 
+
 @njit(cache=True)
-def vec_reset(params: Params, initial: I64Array, lanes: I64Array, states: I64Array,  # pragma: no cover - compiled
-              learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any, ended: Any,
-              masks: I8Array, flat: Any, planes: I8Array, rewards: F64Array, terminated: Any, outcome: I64Array,
-              opp: I64Array, eps: F64Array, cum: F64Array, records: Any, cfg: I64Array, moves: I64Array,
-              buf: I8Array, child: I64Array, log: I64Array, count: I64Array, err: I64Array, fcfg: F64Array,
-              sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array, seed: int) -> None:
-    """Start a game in each of ``lanes``; the opponent moves first where the learner is second."""
+def vec_call(call: int, params: Params, initial: I64Array, lanes: I64Array, values: I64Array,  # pragma: no cover
+             states: I64Array, learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any,
+             ended: Any, masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array,
+             rewards: F64Array, terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array,
+             records: Any, cfg: I64Array, fcfg: F64Array, moves: I64Array, buf: I8Array, child: I64Array,
+             log: I64Array, count: I64Array, err: I64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array,
+             sym_act: I64Array, sym_inv: I64Array, seed: int) -> None:
+    """The one compiled entry of the vector step, by ``call``:
+
+    * CALL_STEP: one step of every lane: the learner's action ``values[i]`` (checked), the
+      opponents' replies, the rewards and ends, and the restarts the autoreset mode asks for.
+      Nothing changes when ``err`` reports a bad action (raw mode) or a finished lane stepped
+      without a reset (``lanes`` unused).
+    * CALL_RESET: a game starts in each of ``lanes``; the opponent moves first where the
+      learner is second (``values`` unused).
+    * CALL_RESUME: the Python opponents' moves ``values`` for the pending ``lanes`` (checked),
+      then as a step goes on.
+
+    One function, not three: each would inline its own copies of the lane's advance (the
+    opponents' replies and the observation), and numba's compile time is spent per copy."""
+    # The arrays as views without reference counts (zerosum.search._arrays.unowned; the
+    # caller holds them for the call): each inlined helper would count one per array per lane.
+    params, initial, lanes, values, states, learner, comp = (unowned(params), unowned(initial), unowned(lanes),
+                                                             unowned(values), unowned(states), unowned(learner),
+                                                             unowned(comp))
+    done, pending, restart, opening, ended = unowned(done), unowned(pending), unowned(restart), unowned(opening), \
+        unowned(ended)
+    masks, flat, planes, final_flat, final_planes = unowned(masks), unowned(flat), unowned(planes), \
+        unowned(final_flat), unowned(final_planes)
+    rewards, terminated, outcome, opp, eps, cum = unowned(rewards), unowned(terminated), unowned(outcome), \
+        unowned(opp), unowned(eps), unowned(cum)
+    cfg, moves, buf, child, log, count, err = unowned(cfg), unowned(moves), unowned(buf), unowned(child), \
+        unowned(log), unowned(count), unowned(err)
+    fcfg, sym, opened, sym_obs, sym_act, sym_inv = unowned(fcfg), unowned(sym), unowned(opened), unowned(sym_obs), \
+        unowned(sym_act), unowned(sym_inv)
     np.random.seed(seed)
+    mode = cfg[C_AUTORESET]
     err[0] = ERR_NONE
-    for i in lanes:
-        count[i] = 0
-        restart[i] = False
-        pending[i] = False
-        rewards[i] = 0.0
-        terminated[i] = False
-        ended[i] = False
-        outcome[i] = OUT_NONE
-        start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
-                      opened, moves, child)
+    step = call == CALL_STEP
+    n = states.shape[0] if step else lanes.shape[0]
+    for j in range(n):  # checks first: an error leaves every lane as it was
+        if step:
+            if done[j]:
+                if mode == DISABLED:
+                    err[0], err[1], err[2] = ERR_NOT_RESET, j, values[j]
+                    return
+            elif cfg[C_RAW] and masks[j, values[j]] == 0:
+                err[0], err[1], err[2] = ERR_ILLEGAL, j, values[j]
+                return
+        elif call == CALL_RESUME:
+            i, a = lanes[j], values[j]
+            nm = legal(params, states[i], moves)
+            ok = False
+            for t in range(nm):
+                if moves[t] == a:
+                    ok = True
+            if not ok:
+                err[0], err[1], err[2] = ERR_OPP_ILLEGAL, i, a
+                return
+    for j in range(n):
+        i = j if step else lanes[j]
+        if call == CALL_RESUME:
+            a = values[j]
+            pending[i] = False
+            log_move(log, count, i, a)
+            apply(params, states[i], a, child)
+            states[i, :] = child
+        else:
+            count[i] = 0
+            rewards[i] = 0.0
+            terminated[i] = False
+            ended[i] = False
+            outcome[i] = OUT_NONE
+            if not step:
+                restart[i] = False
+                pending[i] = False
+            if not step or done[i]:  # a reset; or NEXT_STEP: this step restarts the lane, its action ignored
+                start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count,
+                              sym, opened, moves, child)
+            else:
+                a = values[i]
+                if masks[i, a] == 0:  # safe mode: the episode ends with the penalty
+                    rewards[i] = fcfg[F_PENALTY]
+                    outcome[i] = OUT_ILLEGAL
+                    terminated[i] = True
+                    ended[i] = True
+                    done[i] = True
+                    write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i],
+                              sym_obs, sym_act)
+                    if mode == SAME_STEP:
+                        restart[i] = True
+                    continue
+                if cfg[C_NSYM] > 1:  # the learner's action on the board it sees, played on the real one
+                    a = sym_inv[sym[i], a]
+                apply(params, states[i], a, child)
+                states[i, :] = child
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
                 rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
                 sym_act)
-
-
-@njit(cache=True)
-def vec_resume(params: Params, initial: I64Array, lanes: I64Array, replies: I64Array,  # pragma: no cover
-               states: I64Array, learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any,
-               opening: Any, ended: Any,
-               masks: I8Array, flat: Any, planes: I8Array, final_flat: Any, final_planes: I8Array, rewards: F64Array,
-               terminated: Any, outcome: I64Array, opp: I64Array, eps: F64Array, cum: F64Array, records: Any,
-               cfg: I64Array, moves: I64Array, buf: I8Array, child: I64Array, log: I64Array, count: I64Array,
-               err: I64Array, fcfg: F64Array, sym: I64Array, opened: I64Array, sym_obs: I64Array, sym_act: I64Array,
-               seed: int) -> None:
-    """The Python opponents' moves for the pending ``lanes`` (checked), then as vec_step goes on."""
-    np.random.seed(seed)
-    err[0] = ERR_NONE
-    for j in range(lanes.shape[0]):
-        i, a = lanes[j], replies[j]
-        s = states[i]
-        nm = legal(params, s, moves)
-        ok = False
-        for t in range(nm):
-            if moves[t] == a:
-                ok = True
-        if not ok:
-            err[0], err[1], err[2] = ERR_OPP_ILLEGAL, i, a
-            return
-    for j in range(lanes.shape[0]):
-        i, a = lanes[j], replies[j]
-        pending[i] = False
-        log_move(log, count, i, a)
-        apply(params, states[i], a, child)
-        states[i, :] = child
-        advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
-                sym_act)
-    restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
-                  (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg, fcfg, moves,
-                  buf, child, log, count, err, (sym, opened, sym_obs, sym_act))
+    if call != CALL_RESET:
+        restart_lanes(params, initial, states, learner, comp, done, pending, restart, opening, ended, masks, flat,
+                      planes, (final_flat, final_planes), rewards, terminated, outcome, opp, eps, cum, records, cfg,
+                      fcfg, moves, buf, child, log, count, err, (sym, opened, sym_obs, sym_act))

@@ -12,6 +12,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from zerosum.envs._vector_codes import CALL_RESET, CALL_RESUME, CALL_STEP
 from zerosum.envs.symmetry import lane_tables
 from zerosum.envs.vector_opponents import Opponents, VectorEnvError
 from zerosum.games import Game
@@ -161,6 +162,8 @@ class Lanes:
             tables = lane_tables(g) if symmetry else (*identity, identity[1])
         except ValueError as exc:
             raise VectorEnvError(str(exc)) from None
+        # writable copies: numba types a read-only array apart, and a second type is a second compile
+        tables = tuple(np.array(t, np.int64, order="C") for t in tables)
         self.sym_obs = tables[0]
         """int64 ``(symmetries, n_obs)``: under symmetry ``k`` the learner sees the planes
         ``planes.reshape(-1)[sym_obs[k]]`` (:func:`zerosum.envs.symmetry.lane_tables`; one identity
@@ -207,8 +210,21 @@ class Lanes:
         generators; ``reset(seed=...)`` replaces it."""
         self.started = False
         """Whether ``reset()`` has run: ``step()`` before it is an error."""
+        self.no_values = np.zeros(0, np.int64)
+        """The compiled step's ``values`` (or ``lanes``) where a call takes none."""
 
     # ---- the compiled calls ----------------------------------------------------------------
+    def _call(self, call: int, lanes: np.ndarray, values: np.ndarray) -> None:
+        """The compiled step's one entry (``vec_call`` of zerosum.envs._vector_template): a step
+        (``values`` the actions), a reset of ``lanes``, or the Python opponents' ``values`` for ``lanes``."""
+        o = self.opponents
+        self.k.vec_call(call, self.params, self.game.initial, lanes, values, self.states, self.learner, self.comp,
+                        self.done, self.pending, self.restart, self.opening, self.ended, self.masks, self.flat,
+                        self.planes, self.final_flat, self.final_planes, self.rewards, self.terminated, self.outcome,
+                        o.table, o.eps, o.cum, o.typed_records, self.cfg, self.fcfg, self.moves, self.buf,
+                        self.child, self.log, self.count, self.err, self.sym, self.opened, self.sym_obs, self.sym_act,
+                        self.sym_inv, self._seed())
+
     def _seed(self) -> int:
         return int(self.rng.integers(2**63))
 
@@ -233,19 +249,14 @@ class Lanes:
 
     def _python_replies(self) -> None:
         """Ask the Python opponents for every pending lane (one call per opponent), until none waits."""
-        o, g = self.opponents, self.game
+        o = self.opponents
         while self.pending.any():
             lanes = np.flatnonzero(self.pending)
             replies = np.empty(lanes.shape[0], np.int64)
             for k in np.unique(self.comp[lanes]).tolist():
                 sel = self.comp[lanes] == k
                 replies[sel] = o.moves(k, self.states[lanes[sel]])
-            self.k.vec_resume(self.params, g.initial, lanes, replies, self.states, self.learner, self.comp, self.done,
-                              self.pending, self.restart, self.opening, self.ended, self.masks, self.flat,
-                              self.planes, self.final_flat, self.final_planes, self.rewards, self.terminated,
-                              self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves, self.buf,
-                              self.child, self.log, self.count, self.err, self.fcfg, self.sym, self.opened,
-                              self.sym_obs, self.sym_act, self._seed())
+            self._call(CALL_RESUME, lanes, replies)
             self._check()
 
     def reset(self, seed: int | None, mask: np.ndarray | None = None) -> None:
@@ -256,14 +267,9 @@ class Lanes:
             self.rng = np.random.default_rng(int(seed))
             self.opponents.seed(self.rng)
         lanes = np.arange(self.n, dtype=np.int64) if mask is None else np.flatnonzero(mask).astype(np.int64)
-        g, o = self.game, self.opponents
-        for agent in o.agents.values():
+        for agent in self.opponents.agents.values():
             agent.reset()
-        self.k.vec_reset(self.params, g.initial, lanes, self.states, self.learner, self.comp, self.done, self.pending,
-                         self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.rewards,
-                         self.terminated, self.outcome, o.table, o.eps, o.cum, o.typed_records, self.cfg, self.moves,
-                         self.buf, self.child, self.log, self.count, self.err, self.fcfg, self.sym, self.opened,
-                         self.sym_obs, self.sym_act, self._seed())
+        self._call(CALL_RESET, lanes, self.no_values)
         self._check()
         self._python_replies()
         self.started = True
@@ -282,8 +288,8 @@ class Lanes:
             else:
                 bad = int(np.flatnonzero(a != np.floor(a))[0]) if a.dtype.kind == "f" else 0
                 raise VectorEnvError(f"actions must be integers; got dtype {a.dtype} (lane {bad}: {a[bad]!r})")
-        if a.dtype != np.int64 or not a.flags.c_contiguous:
-            a = np.ascontiguousarray(a, dtype=np.int64)
+        if a.dtype != np.int64 or not a.flags.c_contiguous or not a.flags.writeable:
+            a = np.array(a, np.int64, order="C")  # one array type for the compiled step (read-only is another)
         out = (a < 0) | (a >= self.num_actions)
         if out.any():
             lane = int(np.flatnonzero(out)[0])
@@ -296,16 +302,10 @@ class Lanes:
         if not self.started:
             raise VectorEnvError("step() before reset(): call reset() first")
         a = self.actions(actions)
-        g, o = self.game, self.opponents
         self.episode_seat[:] = self.learner  # what a lane that finishes in this step played
         self.episode_comp[:] = self.comp
         self.episode_sym[:] = self.sym
-        self.k.vec_step(self.params, g.initial, a, self.states, self.learner, self.comp, self.done, self.pending,
-                        self.restart, self.opening, self.ended, self.masks, self.flat, self.planes, self.final_flat,
-                        self.final_planes, self.rewards, self.terminated, self.outcome, o.table, o.eps, o.cum,
-                        o.typed_records, self.cfg, self.fcfg, self.moves, self.buf, self.child, self.log,
-                        self.count, self.err, self.sym, self.opened, self.sym_obs, self.sym_act, self.sym_inv,
-                        self._seed())
+        self._call(CALL_STEP, self.no_values, a)
         self._check()
         self._python_replies()
 
