@@ -63,8 +63,10 @@ bench: $(VENV)/.dev
 
 # The documentation site into site/ (open site/index.html); any warning fails the build.
 # The game pages draw their boards with the envs, so a fresh install compiles the games first.
+# docs/_gen/build.py runs `mkdocs build --strict` and, when it passed, records a digest of the
+# site's inputs in site/.inputs: the site test checks this site while the digest still holds.
 docs: $(VENV)/.docs
-	ZEROSUM_BACKGROUND_COMPILE=0 NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict
+	ZEROSUM_BACKGROUND_COMPILE=0 $(PY) docs/_gen/build.py site
 
 # numba caches compiled rules next to the sources, and the per-game compiled copies (hot
 # calls, search) in ~/.cache/zerosum/compiled, named by a hash of every source they depend
