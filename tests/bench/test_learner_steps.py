@@ -3,7 +3,10 @@ and batch; bad thread counts and unknown recipes are refused."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +22,24 @@ def _run(*args):
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
 
 
+def _refused(*args: str) -> tuple[int, str]:
+    """The script run in this process with input it refuses before it times anything (a new
+    interpreter would spend seconds importing torch for each): its exit status and stderr, as
+    the interpreter would give them for the SystemExit it raises."""
+    err, argv = io.StringIO(), sys.argv
+    sys.argv = [str(SCRIPT), *args]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            runpy.run_path(str(SCRIPT), run_name="__main__")
+    except SystemExit as exc:
+        if isinstance(exc.code, str):
+            return 1, err.getvalue() + exc.code
+        return (exc.code or 0), err.getvalue()
+    finally:
+        sys.argv = argv
+    return 0, err.getvalue()
+
+
 def test_a_row_per_thread_count_on_the_recipes_network():
     r = _run("--recipes", "az_tictactoe", "--threads", "1,2", "--steps", "2")
     assert r.returncode == 0, r.stderr
@@ -32,9 +53,9 @@ def test_a_row_per_thread_count_on_the_recipes_network():
 
 
 def test_bad_input_is_refused():
-    r = _run("--threads", "0")
-    assert r.returncode != 0 and "--threads takes positive whole numbers" in r.stderr
-    r = _run("--recipes", "az_chess")
-    assert r.returncode != 0 and "az_chess unknown; one of az_connect_four" in r.stderr
-    r = _run("--devices", "tpu")
-    assert r.returncode != 0 and "--devices: device='tpu' is not allowed: 'cpu', 'cuda' or 'cuda:N'" in r.stderr
+    code, err = _refused("--threads", "0")
+    assert code != 0 and "--threads takes positive whole numbers" in err
+    code, err = _refused("--recipes", "az_chess")
+    assert code != 0 and "az_chess unknown; one of az_connect_four" in err
+    code, err = _refused("--devices", "tpu")
+    assert code != 0 and "--devices: device='tpu' is not allowed: 'cpu', 'cuda' or 'cuda:N'" in err
