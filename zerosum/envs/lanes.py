@@ -159,11 +159,11 @@ class Lanes:
         0 not ended, 1 win, 2 draw, 3 loss, 4 illegal action (``zerosum.envs.vector.OUTCOMES`` maps them)."""
         identity = (np.arange(self.n_obs, dtype=np.int64)[None], np.arange(g.num_actions, dtype=np.int64)[None])
         try:
-            tables = lane_tables(g) if symmetry else (*identity, identity[1])
+            found = lane_tables(g) if symmetry else (*identity, identity[1])
         except ValueError as exc:
             raise VectorEnvError(str(exc)) from None
         # writable copies: numba types a read-only array apart, and a second type is a second compile
-        tables = tuple(np.array(t, np.int64, order="C") for t in tables)
+        tables = [np.array(t, np.int64, order="C") for t in found]
         self.sym_obs = tables[0]
         """int64 ``(symmetries, n_obs)``: under symmetry ``k`` the learner sees the planes
         ``planes.reshape(-1)[sym_obs[k]]`` (:func:`zerosum.envs.symmetry.lane_tables`; one identity
