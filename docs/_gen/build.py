@@ -55,6 +55,11 @@ def is_current(site: Path, root: Path = ROOT) -> bool:
     return stamp.is_file() and stamp.read_text().strip() == inputs_digest(root)
 
 
+def passed(done: subprocess.CompletedProcess[str]) -> bool:
+    """Whether a build passed: exit status 0 and no ``WARNING`` line."""
+    return done.returncode == 0 and "WARNING" not in done.stderr
+
+
 def build(site: Path, root: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` into ``site`` (its output captured); the digest is written
     only when it passed: exit status 0 and no ``WARNING`` line."""
@@ -64,7 +69,7 @@ def build(site: Path, root: Path = ROOT) -> subprocess.CompletedProcess[str]:
                         "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=root,
                           env=env, capture_output=True, text=True, timeout=1200, check=False)
-    if done.returncode == 0 and "WARNING" not in done.stderr:
+    if passed(done):
         (site / STAMP).write_text(digest + "\n")
     return done
 
@@ -74,7 +79,9 @@ def main(argv: list[str]) -> int:
     done = build(site)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
-    if done.returncode == 0 and "WARNING" in done.stderr:
+    if passed(done):
+        return 0
+    if done.returncode == 0:
         sys.stderr.write("make docs: the build printed a WARNING (above)\n")
         return 1
     return done.returncode

@@ -268,7 +268,6 @@ def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: 
                 sym_act)
 
 
-
 @njit(cache=True)
 def vec_call(call: int, params: Params, initial: I64Array, lanes: I64Array, values: I64Array,  # pragma: no cover
              states: I64Array, learner: I64Array, comp: I64Array, done: Any, pending: Any, restart: Any, opening: Any,
