@@ -1,5 +1,7 @@
 """Tic-tac-toe through the Game API: the whole game tree, scripted games, errors."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -78,6 +80,21 @@ def test_errors():
         G.apply(play(SCRIPTED[0][0]), 8)
     with pytest.raises(IllegalActionError, match="write a cell such as 'b2'"):
         G.string_to_action("z9")
+
+
+def test_an_illegal_moves_message_is_the_position_it_was_raised_in():
+    """The message is written when read (ZerosumError.deferred), from a copy of the
+    position: a state changed after the raise does not change it, and str, repr, args and
+    a pickled copy all carry the same text."""
+    s = G.apply(G.initial_state(), 4)
+    with pytest.raises(IllegalActionError) as caught:
+        G.apply(s, 4)
+    s[:] = G.apply(G.apply(G.initial_state(), 0), 1)  # the caller reuses its buffer
+    error = caught.value
+    text = "action 4 (b2) is not legal here; legal: a1, b1, c1, a2, c2, a3, b3, c3"
+    assert str(error) == text and error.args == (text,) and repr(error) == f"IllegalActionError({text!r})"
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is IllegalActionError and str(copy) == text
 
 
 def test_names_round_trip_and_observation():

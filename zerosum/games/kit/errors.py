@@ -2,9 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+_E = TypeVar("_E", bound="ZerosumError")
+_ARGS: Any = BaseException.__dict__["args"]  # the C field str(), repr() and pickle read
+
 
 class ZerosumError(Exception):
-    """Base class of every error zerosum raises on purpose."""
+    """Base class of every error zerosum raises on purpose.
+
+    :meth:`deferred` makes one whose message is written only when it is read: an illegal
+    move's message lists the legal ones by name, which costs tens of microseconds, and code
+    that tries moves and catches the error (a conformance check, an agent probing a move)
+    never reads it. Read or not, the message is the same text, and so are ``str``, ``repr``,
+    ``args`` and a pickled copy.
+    """
+
+    _write: Callable[[], str] | None = None
+
+    @classmethod
+    def deferred(cls: type[_E], write: Callable[[], str]) -> _E:
+        """An error whose message ``write()`` returns, called at most once, when first read
+        (``write`` must not depend on anything the caller may change later: give it copies)."""
+        error = cls()
+        error._write = write
+        return error
+
+    def _written(self) -> None:
+        if self._write is not None:
+            write, self._write = self._write, None
+            self.args = (write(),)
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """The error's arguments, as Python's ``Exception.args`` (a deferred message is written first)."""
+        self._written()
+        args: tuple[Any, ...] = _ARGS.__get__(self)
+        return args
+
+    @args.setter
+    def args(self, value: tuple[Any, ...]) -> None:
+        _ARGS.__set__(self, value)
+
+    def __str__(self) -> str:
+        self._written()
+        return super().__str__()
+
+    def __repr__(self) -> str:
+        self._written()
+        return super().__repr__()
+
+    def __reduce__(self) -> Any:
+        self._written()
+        return super().__reduce__()
 
 
 class IllegalActionError(ZerosumError, ValueError):

@@ -31,6 +31,7 @@ pickling by (name, variant). Every method is pure: states are never modified in 
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -231,10 +232,14 @@ class Game:
         if a not in legal:
             if self._status(self.params, plain) != ONGOING:
                 raise GameOverError(f"the game is over ({self.outcome(plain).name}); no action is legal")
-            why = self.illegal_reason(a, plain)
-            raise IllegalActionError(f"action {a} ({self.action_to_string(a, plain)}) is not legal here"
-                                     f"{': ' + why if why else ''}; legal: {self.describe_actions(legal, plain)}")
+            raise IllegalActionError.deferred(functools.partial(self._illegal_message, a, plain.copy(), legal))
         return self.apply_unchecked(plain, a)
+
+    def _illegal_message(self, a: int, state: State, legal: np.ndarray) -> str:
+        """What an IllegalActionError for ``a`` says (written when read: see ZerosumError.deferred)."""
+        why = self.illegal_reason(a, state)
+        return (f"action {a} ({self.action_to_string(a, state)}) is not legal here{': ' + why if why else ''}; "
+                f"legal: {self.describe_actions(legal, state)}")
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """``apply`` without the legality check, for callers that took the action from
