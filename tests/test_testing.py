@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from zerosum.games import GAMES, Heuristic, make_game
 from zerosum.games.kit import (
-    APPLY, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, P0_WINS, Kernels, Layout, kernel, popcount,
+    APPLY, FORCING, HEURISTIC, IS_LEGAL, KEY, LEGAL, P0_WINS, Kernels, Layout, helper, kernel, popcount,
 )
 from zerosum.games.tictactoe import KERNELS as TTT_KERNELS
 from zerosum.games.tictactoe import TicTacToe
 from zerosum.games.tictactoe import rules as ttt
 from zerosum.testing import check_game, check_heuristic, perft, random_positions
+from zerosum.testing.plain import as_python
 
 SMALL = {"halma": {"size": 8}}
 TTT = make_game("tictactoe")
@@ -253,3 +255,43 @@ def test_a_heuristic_whose_compiled_and_python_versions_differ_fails():
             check_heuristic(TTT, Heuristic("weighted", weighted, symmetric=True))
     finally:
         WEIGHTS[4] = 1.0
+
+
+@njit
+def _twice(x):  # pragma: no cover - compiled
+    return 2 * x
+
+
+@njit
+def _plus_twice(x, y):  # pragma: no cover - compiled
+    return x + _twice(y)
+
+
+def test_as_python_runs_a_kernel_and_its_helpers_without_compiling_them():
+    """numba compiles a helper called from a kernel's py_func as a function of its own; the
+    all-Python version compiles nothing."""
+    f = as_python(_plus_twice)
+    assert f(1, 2) == 5 and f.__name__ == "_plus_twice"
+    assert _plus_twice.signatures == [] and _twice.signatures == []
+    assert _plus_twice.py_func(1, 2) == 5 and _twice.signatures != []  # the py_func compiles its helper
+    assert as_python(len) is len  # not compiled by numba: as it is
+
+
+@helper
+def _scrambled(x):  # pragma: no cover - compiled
+    return (int(x) * 6364136223846793005) % 7  # numba's int64 product wraps; Python's int does not
+
+
+@kernel(HEURISTIC)
+def scrambled(params, s, player):  # pragma: no cover - compiled
+    return float(_scrambled(s[player] + 1) - _scrambled(s[1 - player] + 1))
+
+
+def test_a_helper_that_relies_on_int64_wrapping_is_compared_with_its_compiled_version():
+    """All in Python, the helper's product grows past 64 bits and the value differs; the
+    check then runs the kernel's py_func with the helper compiled, which agrees."""
+    positions = random_positions(TTT, 20, seed=1)
+    python = as_python(scrambled)
+    assert any(python(TTT.params, s, 0) != scrambled(TTT.params, s, 0) for s in positions)
+    report = check_heuristic(TTT, Heuristic("scrambled", scrambled, symmetric=True))
+    assert report.compared and report.searched == 3

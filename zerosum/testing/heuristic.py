@@ -11,6 +11,7 @@ import numpy as np
 
 from zerosum.games.kit import HEURISTIC_LIMIT, Heuristic
 from zerosum.games.kit.game import Game
+from zerosum.testing.plain import as_python, mixed
 from zerosum.testing.positions import fail, random_lines
 
 SYMMETRY_TOLERANCE = 1e-9
@@ -48,6 +49,35 @@ def _value(game: Game, h: Heuristic, fn: Callable[..., Any], state: np.ndarray,
     return v
 
 
+class _Plain:
+    """A compiled heuristic's source as plain Python: all of it (helpers included) where
+    that runs, and the kernel's ``py_func`` with compiled helpers (``mixed``) as the
+    fallback."""
+
+    def __init__(self, fn: Any) -> None:
+        self.python = as_python(fn)
+        self.mixed = mixed(fn)
+
+    def values(self, params: np.ndarray, state: np.ndarray) -> list[float] | None:
+        """Both players' values all in Python, or None where that raised."""
+        try:
+            with np.errstate(over="ignore"):  # numpy's int64 scalars wrap around as numba's do
+                return [float(self.python(params, state.copy(), p)) for p in (0, 1)]
+        except Exception:  # noqa: BLE001 - code that runs only compiled: the mixed version decides
+            return None
+
+    def search(self, game: Game, state: np.ndarray, depth: int, h: Heuristic) -> tuple[float, int] | None:
+        """``alphabeta``'s value and action with the all-Python version; None where that raised."""
+        from zerosum.search import alphabeta
+
+        try:
+            with np.errstate(over="ignore"):
+                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, self.python, h.doc, h.symmetric))
+        except Exception:  # noqa: BLE001 - as in values()
+            return None
+        return r.value, r.action
+
+
 def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, positions: int = 40, seed: int = 0,
                     depth: int = 2, search_positions: int = 3) -> HeuristicReport:
     """Check a heuristic of ``game`` (a name, None for the default, or a Heuristic record).
@@ -55,12 +85,15 @@ def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, pos
     On ``positions`` seeded random positions, for both players: the value is finite and
     within +-HEURISTIC_LIMIT, and the state is not modified; where the heuristic claims
     ``symmetric``, ``h(s, 0) == -h(s, 1)``. A compiled heuristic is also run as plain
-    Python (the kernel's ``py_func``: its own source, helpers called from Python) and must
-    give identical values, and ``alphabeta`` to ``depth`` with either version must give
-    the same value and action on ``search_positions`` positions (``depth=0`` skips it).
+    Python (its own source and its helpers', :func:`zerosum.testing.plain.as_python`) and
+    must give identical values, and ``alphabeta`` to ``depth`` with either version must
+    give the same value and action on ``search_positions`` positions (``depth=0`` skips
+    it). Where the all-Python version differs or raises, the kernel's ``py_func`` with its
+    helpers compiled is tried before that counts as a finding (Python's integers do not
+    wrap around at 64 bits as numba's do).
     """
     h = heuristic if isinstance(heuristic, Heuristic) else game.heuristic(heuristic)
-    plain = getattr(h.fn, "py_func", None) if h.compiled else None
+    plain = _Plain(h.fn) if h.compiled and hasattr(h.fn, "py_func") else None
     lines = random_lines(game, positions, seed)
     seen: list[float] = []
     for state, line in lines:
@@ -71,8 +104,8 @@ def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, pos
         if h.symmetric and abs(v[0] + v[1]) > SYMMETRY_TOLERANCE * max(1.0, abs(v[0])):
             fail(game, line, f"heuristic {h.name!r} claims symmetric, yet h(s, 0) = {v[0]} and h(s, 1) = {v[1]}",
                  state)
-        if plain is not None:
-            py = [_value(game, h, plain, state, p, line) for p in (0, 1)]
+        if plain is not None and plain.values(game.params, state) != v:
+            py = [_value(game, h, plain.mixed, state, p, line) for p in (0, 1)]
             if py != v:
                 fail(game, line, f"heuristic {h.name!r}: compiled {v}, the same source as plain Python {py} "
                                  "(players 0, 1); a global changed after compilation?", state)
@@ -81,13 +114,15 @@ def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, pos
     if plain is not None and depth > 0:
         from zerosum.search import alphabeta
 
-        as_python = Heuristic(h.name, plain, h.doc, h.symmetric)
         for state, line in lines[:search_positions]:
             a = alphabeta(game, state, depth=depth, heuristic=h)
-            b = alphabeta(game, state, depth=depth, heuristic=as_python)
-            if (a.value, a.action) != (b.value, b.action):
+            b = plain.search(game, state, depth, h)
+            if b != (a.value, a.action):
+                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, plain.mixed, h.doc, h.symmetric))
+                b = r.value, r.action
+            if b != (a.value, a.action):
                 fail(game, line, f"heuristic {h.name!r}: alphabeta(depth={depth}) gives value {a.value}, action "
-                                 f"{a.action} compiled; {b.value}, {b.action} as plain Python", state)
+                                 f"{a.action} compiled; {b[0]}, {b[1]} as plain Python", state)
             searched += 1
     return HeuristicReport(h.name, len(lines), min(seen, default=0.0), max(seen, default=0.0), plain is not None,
                            searched)

@@ -1,0 +1,64 @@
+"""A compiled kernel's source run as plain Python, the helpers it calls included.
+
+A kernel's ``py_func`` is its source as Python, but the ``@helper`` functions it calls are
+still numba dispatchers: called from Python, numba compiles each one as a function of its
+own, for each set of argument types, which takes seconds a helper (a heuristic with a
+dozen helpers, the first time in a process with an empty cache, 5-12 s). :func:`as_python`
+gives the kernel with every numba-compiled function it reaches (helpers, other kernels,
+through any module) replaced by that function's own source as Python, so nothing compiles.
+
+Python's integers are unbounded where numba's int64 wraps around: code that relies on the
+wrap-around (a hash multiplied past 2**63) can give another value as plain Python. Callers
+that compare with the compiled kernel therefore fall back to :func:`mixed`, the kernel's
+``py_func`` with compiled helpers, before calling a difference a finding.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+from numba.core.dispatcher import Dispatcher
+
+__all__ = ["as_python", "mixed"]
+
+
+def as_python(fn: Any) -> Callable[..., Any]:
+    """``fn`` (a numba-compiled function) as plain Python, every numba-compiled function it
+    calls through a module's globals as plain Python too, transitively. Each function gets
+    a copy of its module's globals as they are now; nothing is changed in place. A function
+    that is not compiled by numba is returned as it is."""
+    plain: Callable[..., Any] = _plain(fn, {}, {})
+    return plain
+
+
+def mixed(fn: Any) -> Callable[..., Any]:
+    """``fn``'s source as Python calling the compiled versions of its helpers (its
+    ``py_func``), or ``fn`` itself when it is not compiled by numba."""
+    return getattr(fn, "py_func", fn)  # type: ignore[no-any-return]  # a numba attribute
+
+
+def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int, dict[str, Any]]) -> Any:
+    if not isinstance(fn, Dispatcher):
+        return fn
+    py = fn.py_func
+    done = functions.get(id(py))
+    if done is not None:
+        return done
+    namespace = modules.get(id(py.__globals__))
+    if namespace is None:  # one copy a module, shared by its functions; filled after it is registered (cycles)
+        namespace = modules[id(py.__globals__)] = dict(py.__globals__)
+        for name, value in list(namespace.items()):
+            if isinstance(value, Dispatcher):
+                namespace[name] = _plain(value, functions, modules)
+        done = functions.get(id(py))  # made while its module's names were filled in
+        if done is not None:
+            return done
+    plain = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+    plain.__kwdefaults__ = py.__kwdefaults__
+    plain.__qualname__ = py.__qualname__
+    plain.__doc__ = py.__doc__
+    plain.__module__ = py.__module__
+    functions[id(py)] = plain
+    return plain
