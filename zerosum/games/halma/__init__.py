@@ -113,6 +113,9 @@ KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, pla
                   observe=rules.observe, order=heuristics.forward_first)
 """Halma's compiled rules, as the kit's Kernels record."""
 _COLS = "abcdefghijklmnop"
+_EMPTY = [tuple(":" if IN_TARGET[z, 0, q] or IN_TARGET[z, 1, q] else "." for q in range(size * size))
+          for z, size in enumerate(SIZES)]
+"""Each board size's empty board as render draws it, square by square: ':' a camp square."""
 
 
 def _max_moves(size: int, pieces: int) -> int:
@@ -274,14 +277,13 @@ class Halma(Game):
     def render(self, state: State) -> str:
         """The board with coordinates: X player 0, O player 1, ':' an empty camp square."""
         s = self._plain(state)
-        cells, z, n = self.board(s), self._z, self.size
+        n = self.size
+        marks = list(_EMPTY[self._z])
+        for p in (0, 1):
+            for q in self.pieces_of(s, p):
+                marks[q] = "XO"[p]
         lines = ["    " + " ".join(_COLS[:n])]
-        for r in range(n):
-            row = []
-            for c in range(n):
-                v, camp = cells[r, c], IN_TARGET[z, 0, r * n + c] or IN_TARGET[z, 1, r * n + c]
-                row.append("X" if v == 0 else "O" if v == 1 else ":" if camp else ".")
-            lines.append(f"{r + 1:>3} " + " ".join(row))
+        lines += [f"{r + 1:>3} " + " ".join(marks[r * n:(r + 1) * n]) for r in range(n)]
         turn = int(s[TURN])
         lines.append(f"move {turn}, {'X' if turn % 2 == 0 else 'O'} to play")
         return "\n".join(lines)

@@ -120,6 +120,35 @@ _FORMS = ("write a point to place on such as 'd7', 'x d7' to remove the opponent
           "'a7-d7' to move, or an action index 0-599")
 
 
+def _board_template() -> str:
+    """The drawn board (13 x 13 characters, with row numbers) with a ``{}`` field at each point,
+    in point order, for ``str.format``."""
+    grid = [[" "] * 13 for _ in range(13)]
+    order = {}
+    for p in range(NUM_POINTS):
+        r, c = 2 * int(POINT_RC[p, 0]), 2 * int(POINT_RC[p, 1])
+        grid[r][c] = "\0"
+        order[(r, c)] = p
+        for q in range(p + 1, NUM_POINTS):
+            if (int(ADJ[p]) >> q) & 1:
+                r2, c2 = 2 * int(POINT_RC[q, 0]), 2 * int(POINT_RC[q, 1])
+                if r2 == r:
+                    for x in range(c + 1, c2):
+                        grid[r][x] = "-"
+                else:
+                    for y in range(r + 1, r2):
+                        grid[y][c] = "|"
+    fields = [order[(r, c)] for r in range(13) for c in range(13) if grid[r][c] == "\0"]
+    text = "\n".join(f"{7 - i // 2}  " + "".join(row) if i % 2 == 0 else "   " + "".join(row)
+                     for i, row in enumerate(grid))
+    for p in fields:  # the fields in reading order, each naming its point
+        text = text.replace("\0", f"{{{p}}}", 1)
+    return text
+
+
+_BOARD = _board_template()
+
+
 class NineMensMorris(Game):
     """Nine Men's Morris with the rule variants of the literature (see the module docstring)."""
 
@@ -236,21 +265,9 @@ class NineMensMorris(Game):
 
     def render(self, state: State) -> str:
         """The board with coordinates (X player 0, O player 1) and the counters."""
-        grid = [[" "] * 13 for _ in range(13)]
-        for p in range(NUM_POINTS):
-            r, c = 2 * POINT_RC[p, 0], 2 * POINT_RC[p, 1]
-            grid[r][c] = "X" if (int(state[0]) >> p) & 1 else "O" if (int(state[1]) >> p) & 1 else "."
-            for q in range(p + 1, NUM_POINTS):
-                if (int(ADJ[p]) >> q) & 1:
-                    r2, c2 = 2 * POINT_RC[q, 0], 2 * POINT_RC[q, 1]
-                    if r2 == r:
-                        for x in range(c + 1, c2):
-                            grid[r][x] = "-"
-                    else:
-                        for y in range(r + 1, r2):
-                            grid[y][c] = "|"
-        lines = [f"{7 - i // 2}  " + "".join(row) if i % 2 == 0 else "   " + "".join(row)
-                 for i, row in enumerate(grid)]
+        mine, theirs = int(state[0]), int(state[1])
+        cells = ["X" if (mine >> p) & 1 else "O" if (theirs >> p) & 1 else "." for p in range(NUM_POINTS)]
+        lines = _BOARD.format(*cells).split("\n")
         lines.append("   a b c d e f g")
         mover = int(state[S_TO_MOVE])
         status = self.outcome(state)
