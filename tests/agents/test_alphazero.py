@@ -4,6 +4,7 @@ wherever an agent spec goes, with every bad input refused before a game starts."
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -168,7 +169,10 @@ def test_evaluate_and_play_match_take_the_spec(tmp_path):
 
 
 def run_cli(*args, stdin=""):
-    env = {"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    """``zerosum ARGS`` in a new process with a bare environment, but the suite's ``ZEROSUM_*``
+    settings (its cache, its tier, no background compiles: tests/conftest.py)."""
+    env = {"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+           **{k: v for k, v in os.environ.items() if k.startswith("ZEROSUM_")}}
     return subprocess.run([sys.executable, "-m", "zerosum", *args], input=stdin, capture_output=True, text=True,
                           timeout=300, cwd=ROOT, env=env)
 
