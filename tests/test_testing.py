@@ -270,11 +270,19 @@ def _plus_twice(x, y):  # pragma: no cover - compiled
 def test_as_python_runs_a_kernel_and_its_helpers_without_compiling_them():
     """numba compiles a helper called from a kernel's py_func as a function of its own; the
     all-Python version compiles nothing."""
+    global _twice
     f = as_python(_plus_twice)
     assert f(1, 2) == 5 and f.__name__ == "_plus_twice"
     assert _plus_twice.signatures == [] and _twice.signatures == []
     assert _plus_twice.py_func(1, 2) == 5 and _twice.signatures != []  # the py_func compiles its helper
     assert as_python(len) is len  # not compiled by numba: as it is
+    assert as_python(_plus_twice) is f  # the same function while no global was rebound (one bridge a heuristic)
+    compiled_twice = _twice
+    _twice = njit(lambda x: 3 * x)  # rebound: a new plain version, which calls the new one
+    try:
+        assert as_python(_plus_twice) is not f and as_python(_plus_twice)(1, 2) == 7
+    finally:
+        _twice = compiled_twice
 
 
 @helper

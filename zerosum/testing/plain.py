@@ -28,9 +28,29 @@ def as_python(fn: Any) -> Callable[..., Any]:
     """``fn`` (a numba-compiled function) as plain Python, every numba-compiled function it
     calls through a module's globals as plain Python too, transitively. Each function gets
     a copy of its module's globals as they are now; nothing is changed in place. A function
-    that is not compiled by numba is returned as it is."""
-    plain: Callable[..., Any] = _plain(fn, {}, {})
+    that is not compiled by numba is returned as it is.
+
+    The same function object comes back while no global of those modules was rebound (a
+    search given it as a Python heuristic compiles its bridge once, not at every call)."""
+    hit = _MADE.get(id(fn))
+    if hit is not None and hit[0] is fn and all(_unchanged(g, seen) for g, seen in hit[2]):
+        return hit[1]
+    modules: dict[int, dict[str, Any]] = {}
+    originals: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    plain: Callable[..., Any] = _plain(fn, {}, modules, originals)
+    _MADE[id(fn)] = (fn, plain, list(originals.values()))
     return plain
+
+
+_MADE: dict[int, tuple[Any, Callable[..., Any], list[tuple[dict[str, Any], dict[str, Any]]]]] = {}
+"""id(fn) -> (fn, its plain version, each module's globals with the names they held then)."""
+
+
+def _unchanged(module_globals: dict[str, Any], seen: dict[str, Any]) -> bool:
+    return len(module_globals) == len(seen) and all(module_globals.get(k, _MISSING) is v for k, v in seen.items())
+
+
+_MISSING = object()
 
 
 def mixed(fn: Any) -> Callable[..., Any]:
@@ -39,7 +59,8 @@ def mixed(fn: Any) -> Callable[..., Any]:
     return getattr(fn, "py_func", fn)  # type: ignore[no-any-return]  # a numba attribute
 
 
-def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int, dict[str, Any]]) -> Any:
+def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int, dict[str, Any]],
+           originals: dict[int, tuple[dict[str, Any], dict[str, Any]]]) -> Any:
     if not isinstance(fn, Dispatcher):
         return fn
     py = fn.py_func
@@ -49,9 +70,10 @@ def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int,
     namespace = modules.get(id(py.__globals__))
     if namespace is None:  # one copy a module, shared by its functions; filled after it is registered (cycles)
         namespace = modules[id(py.__globals__)] = dict(py.__globals__)
+        originals[id(py.__globals__)] = (py.__globals__, dict(namespace))
         for name, value in list(namespace.items()):
             if isinstance(value, Dispatcher):
-                namespace[name] = _plain(value, functions, modules)
+                namespace[name] = _plain(value, functions, modules, originals)
         done = functions.get(id(py))  # made while its module's names were filled in
         if done is not None:
             return done
