@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,30 +50,46 @@ def _value(game: Game, h: Heuristic, fn: Callable[..., Any], state: np.ndarray,
     return v
 
 
+SEARCH_PYTHON_SECONDS = 1e-3
+"""The time a call of the all-Python version may take for the search comparison to use it: a
+search evaluates hundreds of leaves, and some heuristics take 6 ms a call all in Python (Gomoku's
+and Hex's), 0.02-0.3 ms compiled helpers and all. A slower one is compared with the ``py_func``
+and compiled helpers there."""
+
+
 class _Plain:
     """A compiled heuristic's source as plain Python: all of it (helpers included) where
     that runs, and the kernel's ``py_func`` with compiled helpers (``mixed``) as the
-    fallback."""
+    fallback, and in searches where the all-Python version is slow."""
 
     def __init__(self, fn: Any) -> None:
         self.python = as_python(fn)
         self.mixed = mixed(fn)
+        self.calls = 0
+        self.seconds = 0.0
 
     def values(self, params: np.ndarray, state: np.ndarray) -> list[float] | None:
         """Both players' values all in Python, or None where that raised."""
+        start = time.perf_counter()
         try:
             with np.errstate(over="ignore"):  # numpy's int64 scalars wrap around as numba's do
                 return [float(self.python(params, state.copy(), p)) for p in (0, 1)]
         except Exception:  # noqa: BLE001 - code that runs only compiled: the mixed version decides
             return None
+        finally:
+            self.calls += 2
+            self.seconds += time.perf_counter() - start
 
     def search(self, game: Game, state: np.ndarray, depth: int, h: Heuristic) -> tuple[float, int] | None:
-        """``alphabeta``'s value and action with the all-Python version; None where that raised."""
+        """``alphabeta``'s value and action with the all-Python version where it is fast enough
+        (:data:`SEARCH_PYTHON_SECONDS`), else with the mixed one; None where that raised."""
         from zerosum.search import alphabeta
 
+        fast = self.calls > 0 and self.seconds / self.calls <= SEARCH_PYTHON_SECONDS
+        fn = self.python if fast else self.mixed
         try:
             with np.errstate(over="ignore"):
-                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, self.python, h.doc, h.symmetric))
+                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, fn, h.doc, h.symmetric))
         except Exception:  # noqa: BLE001 - as in values()
             return None
         return r.value, r.action
@@ -88,9 +105,10 @@ def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, pos
     Python (its own source and its helpers', :func:`zerosum.testing.plain.as_python`) and
     must give identical values, and ``alphabeta`` to ``depth`` with either version must
     give the same value and action on ``search_positions`` positions (``depth=0`` skips
-    it). Where the all-Python version differs or raises, the kernel's ``py_func`` with its
-    helpers compiled is tried before that counts as a finding (Python's integers do not
-    wrap around at 64 bits as numba's do).
+    it; the search takes the kernel's ``py_func`` with its helpers compiled where a call all
+    in Python takes over :data:`SEARCH_PYTHON_SECONDS`). Where the all-Python version
+    differs or raises, the ``py_func`` with compiled helpers is tried before that counts as
+    a finding (Python's integers do not wrap around at 64 bits as numba's do).
     """
     h = heuristic if isinstance(heuristic, Heuristic) else game.heuristic(heuristic)
     plain = _Plain(h.fn) if h.compiled and hasattr(h.fn, "py_func") else None
