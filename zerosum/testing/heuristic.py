@@ -83,16 +83,21 @@ class _Plain:
     def search(self, game: Game, state: np.ndarray, depth: int, h: Heuristic) -> tuple[float, int] | None:
         """``alphabeta``'s value and action with the all-Python version where it is fast enough
         (:data:`SEARCH_PYTHON_SECONDS`), else with the mixed one; None where that raised."""
-        from zerosum.search import alphabeta
-
         fast = self.calls > 0 and self.seconds / self.calls <= SEARCH_PYTHON_SECONDS
-        fn = self.python if fast else self.mixed
         try:
             with np.errstate(over="ignore"):
-                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, fn, h.doc, h.symmetric))
+                return _searched(game, state, depth, Heuristic(h.name, self.python if fast else self.mixed, h.doc,
+                                                              h.symmetric))
         except Exception:  # noqa: BLE001 - as in values()
             return None
-        return r.value, r.action
+
+
+def _searched(game: Game, state: np.ndarray, depth: int, h: Heuristic) -> tuple[float, int]:
+    """``alphabeta(game, state, depth, heuristic=h)``'s value and action."""
+    from zerosum.search import alphabeta
+
+    r = alphabeta(game, state, depth=depth, heuristic=h)
+    return r.value, r.action
 
 
 def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, positions: int = 40, seed: int = 0,
@@ -130,17 +135,14 @@ def check_heuristic(game: Game, heuristic: str | Heuristic | None = None, *, pos
         seen += v
     searched = 0
     if plain is not None and depth > 0:
-        from zerosum.search import alphabeta
-
         for state, line in lines[:search_positions]:
-            a = alphabeta(game, state, depth=depth, heuristic=h)
+            a = _searched(game, state, depth, h)
             b = plain.search(game, state, depth, h)
-            if b != (a.value, a.action):
-                r = alphabeta(game, state, depth=depth, heuristic=Heuristic(h.name, plain.mixed, h.doc, h.symmetric))
-                b = r.value, r.action
-            if b != (a.value, a.action):
-                fail(game, line, f"heuristic {h.name!r}: alphabeta(depth={depth}) gives value {a.value}, action "
-                                 f"{a.action} compiled; {b[0]}, {b[1]} as plain Python", state)
+            if b != a:
+                b = _searched(game, state, depth, Heuristic(h.name, plain.mixed, h.doc, h.symmetric))
+            if b != a:
+                fail(game, line, f"heuristic {h.name!r}: alphabeta(depth={depth}) gives value {a[0]}, action "
+                                 f"{a[1]} compiled; {b[0]}, {b[1]} as plain Python", state)
             searched += 1
     return HeuristicReport(h.name, len(lines), min(seen, default=0.0), max(seen, default=0.0), plain is not None,
                            searched)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from numba.core.dispatcher import Dispatcher
@@ -35,10 +36,9 @@ def as_python(fn: Any) -> Callable[..., Any]:
     hit = _MADE.get(id(fn))
     if hit is not None and hit[0] is fn and all(_unchanged(g, seen) for g, seen in hit[2]):
         return hit[1]
-    modules: dict[int, dict[str, Any]] = {}
-    originals: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-    plain: Callable[..., Any] = _plain(fn, {}, modules, originals)
-    _MADE[id(fn)] = (fn, plain, list(originals.values()))
+    modules: dict[int, _Module] = {}
+    plain: Callable[..., Any] = _plain(fn, {}, modules)
+    _MADE[id(fn)] = (fn, plain, [(m.source, m.seen) for m in modules.values()])
     return plain
 
 
@@ -59,25 +59,36 @@ def mixed(fn: Any) -> Callable[..., Any]:
     return getattr(fn, "py_func", fn)  # type: ignore[no-any-return]  # a numba attribute
 
 
-def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int, dict[str, Any]],
-           originals: dict[int, tuple[dict[str, Any], dict[str, Any]]]) -> Any:
+@dataclass
+class _Module:
+    """A module's globals as copied for its plain functions."""
+
+    source: dict[str, Any]
+    """The module's own globals."""
+    seen: dict[str, Any]
+    """What they held when copied (a rebound name makes the copy stale)."""
+    namespace: dict[str, Any]
+    """The copy the plain functions run in: each numba-compiled function replaced by its plain version."""
+
+
+def _plain(fn: Any, functions: dict[int, Callable[..., Any]], modules: dict[int, _Module]) -> Any:
     if not isinstance(fn, Dispatcher):
         return fn
     py = fn.py_func
     done = functions.get(id(py))
     if done is not None:
         return done
-    namespace = modules.get(id(py.__globals__))
-    if namespace is None:  # one copy a module, shared by its functions; filled after it is registered (cycles)
-        namespace = modules[id(py.__globals__)] = dict(py.__globals__)
-        originals[id(py.__globals__)] = (py.__globals__, dict(namespace))
-        for name, value in list(namespace.items()):
+    module = modules.get(id(py.__globals__))
+    if module is None:  # one copy a module, shared by its functions; filled after it is registered (cycles)
+        seen = dict(py.__globals__)
+        module = modules[id(py.__globals__)] = _Module(py.__globals__, seen, dict(seen))
+        for name, value in seen.items():
             if isinstance(value, Dispatcher):
-                namespace[name] = _plain(value, functions, modules, originals)
+                module.namespace[name] = _plain(value, functions, modules)
         done = functions.get(id(py))  # made while its module's names were filled in
         if done is not None:
             return done
-    plain = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+    plain = types.FunctionType(py.__code__, module.namespace, py.__name__, py.__defaults__, py.__closure__)
     plain.__kwdefaults__ = py.__kwdefaults__
     plain.__qualname__ = py.__qualname__
     plain.__doc__ = py.__doc__

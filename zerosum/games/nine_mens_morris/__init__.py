@@ -121,14 +121,12 @@ _FORMS = ("write a point to place on such as 'd7', 'x d7' to remove the opponent
 
 
 def _board_template() -> str:
-    """The drawn board (13 x 13 characters, with row numbers) with a ``{}`` field at each point,
-    in point order, for ``str.format``."""
+    """The drawn board (13 x 13 characters, with row numbers) with a ``{p}`` field at each
+    point ``p``, for ``str.format`` with the points' marks in point order."""
     grid = [[" "] * 13 for _ in range(13)]
-    order = {}
     for p in range(NUM_POINTS):
         r, c = 2 * int(POINT_RC[p, 0]), 2 * int(POINT_RC[p, 1])
-        grid[r][c] = "\0"
-        order[(r, c)] = p
+        grid[r][c] = f"{{{p}}}"
         for q in range(p + 1, NUM_POINTS):
             if (int(ADJ[p]) >> q) & 1:
                 r2, c2 = 2 * int(POINT_RC[q, 0]), 2 * int(POINT_RC[q, 1])
@@ -138,12 +136,8 @@ def _board_template() -> str:
                 else:
                     for y in range(r + 1, r2):
                         grid[y][c] = "|"
-    fields = [order[(r, c)] for r in range(13) for c in range(13) if grid[r][c] == "\0"]
-    text = "\n".join(f"{7 - i // 2}  " + "".join(row) if i % 2 == 0 else "   " + "".join(row)
+    return "\n".join(f"{7 - i // 2}  " + "".join(row) if i % 2 == 0 else "   " + "".join(row)
                      for i, row in enumerate(grid))
-    for p in fields:  # the fields in reading order, each naming its point
-        text = text.replace("\0", f"{{{p}}}", 1)
-    return text
 
 
 _BOARD = _board_template()
