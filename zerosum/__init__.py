@@ -7,12 +7,21 @@ __version__ = "0.2.0"
 
 
 def __getattr__(name: str) -> Any:
-    """``zerosum.evaluate`` loads on first use, so ``import zerosum`` stays light."""
+    """``zerosum.evaluate``, ``zerosum.ladder`` and ``zerosum.rate`` load on first use, so ``import zerosum``
+    stays light."""
     if name == "evaluate":
         from zerosum.evaluation.evaluate import evaluate
 
         return evaluate
+    if name == "ladder":
+        from zerosum.evaluation.scale import ladder
+
+        return ladder
+    if name == "rate":
+        from zerosum.evaluation.placement import rate
+
+        return rate
     raise AttributeError(f"module 'zerosum' has no attribute {name!r}")
 
 
-__all__ = ["__version__", "evaluate"]
+__all__ = ["__version__", "evaluate", "ladder", "rate"]

@@ -1,4 +1,4 @@
-"""The ``zerosum`` command: ``zerosum play | replay | tournament | match | evaluate | train | warmup``.
+"""The ``zerosum`` command: ``zerosum play | replay | tournament | match | evaluate | ladder | train | warmup``.
 
 (The benchmarks run from a checkout with ``make bench``.)
 
@@ -21,7 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("zerosum.cli.replay", "show a stored tournament or match game move by move, or write a GIF"),
     "tournament": ("zerosum.cli.tournament", "run a tournament between agents and report results and search cost"),
     "match": ("zerosum.cli.match", "is A stronger than B? paired games with a sequential test (SPRT)"),
-    "evaluate": ("zerosum.cli.evaluate", "score agents against a ladder of opponents, with 95% intervals"),
+    "evaluate": ("zerosum.cli.evaluate", "score agents against opponents, or place them on a game's rated ladder"),
+    "ladder": ("zerosum.cli.ladder", "show or build a game's rated ladder: one Elo scale from random up"),
     "train": ("zerosum.cli.train", "train a learner against search opponents"),
     "warmup": ("zerosum.cli.warmup", "compile games ahead of time, in parallel, so later runs start at once"),
 }

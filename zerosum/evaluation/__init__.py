@@ -17,7 +17,9 @@ Modules: ``evaluate`` (one policy against opponents), ``match`` (one recorded ga
 ``store`` (SQLite, ``Store(path).game_record(id)``), ``stats`` and ``ratings`` (Wilson
 intervals, Bradley-Terry/Elo with bootstrap, openskill, search cost), ``report`` and
 ``plots`` (terminal tables, Markdown, PNG), ``backends`` (inline, processes, Ray),
-``config`` (TOML and options), ``sprt_match`` (``sprt``: a match of game pairs under a sequential
+``config`` (TOML and options), ``scale`` (the rated ladder of each game: ``ladder``),
+``placement`` (``rate``: a policy's Elo on a ladder), ``scale_build`` (building a ladder),
+``sprt_match`` (``sprt``: a match of game pairs under a sequential
 test) and ``gsprt`` (its statistics: the pentanomial GSPRT, Elo with intervals, a simulator).
 The command lines are in :mod:`zerosum.cli`. Names below load lazily.
 """
@@ -39,6 +41,9 @@ _EXPORTS = {
     "evaluate": "evaluate", "EvaluationReport": "evaluate", "EvaluationError": "evaluate",
     "sprt": "sprt_match", "SprtResult": "sprt_match", "SprtStatus": "sprt_match",
     "Sprt": "gsprt", "SprtError": "gsprt", "elo_estimate": "gsprt",
+    "ladder": "scale", "Ladder": "scale", "Rung": "scale", "LadderError": "scale", "load_ladder": "scale",
+    "rate": "placement", "Rating": "placement", "PlacementError": "placement",
+    "build_ladder": "scale_build",
 }
 
 __all__ = sorted(_EXPORTS)

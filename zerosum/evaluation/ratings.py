@@ -29,7 +29,8 @@ GameScore = tuple[int, int, float]
 """(agent i, agent j, i's score: 1 win, 0.5 draw, 0 loss)."""
 
 
-def _tables(games: Sequence[GameScore], n: int) -> tuple[np.ndarray, np.ndarray]:
+def tables(games: Sequence[GameScore], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The score matrix (``wins[i, j]``: i's points against j) and the game-count matrix of ``games``."""
     wins = np.zeros((n, n))
     count = np.zeros((n, n))
     for i, j, s in games:
@@ -37,6 +38,19 @@ def _tables(games: Sequence[GameScore], n: int) -> tuple[np.ndarray, np.ndarray]
         wins[j, i] += 1.0 - s
         count[i, j] += 1
         count[j, i] += 1
+    return wins, count
+
+
+def _resampled(arr: np.ndarray, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The score and count matrices of one bootstrap resample of the games in ``arr`` (rows i, j, s)."""
+    k = rng.integers(0, len(arr), len(arr))
+    ii, jj, ss = arr[k, 0].astype(int), arr[k, 1].astype(int), arr[k, 2]
+    wins = np.zeros((n, n))
+    count = np.zeros((n, n))
+    np.add.at(wins, (ii, jj), ss)
+    np.add.at(wins, (jj, ii), 1.0 - ss)
+    np.add.at(count, (ii, jj), 1.0)
+    np.add.at(count, (jj, ii), 1.0)
     return wins, count
 
 
@@ -63,8 +77,64 @@ def fit_tables(wins: np.ndarray, count: np.ndarray, prior: float = DEFAULT_PRIOR
 
 def bradley_terry(games: Sequence[GameScore], n: int, prior: float = DEFAULT_PRIOR) -> np.ndarray:
     """Elo ratings (mean 0) of ``n`` agents by maximum likelihood from (i, j, score_i) games."""
-    wins, count = _tables(games, n)
+    wins, count = tables(games, n)
     return fit_tables(wins, count, prior) * ELO
+
+
+def fit_fixed(wins: np.ndarray, count: np.ndarray, fixed: dict[int, float], virtual_draws: float = 0.0,
+              iters: int = 100, tol: float = 1e-10) -> np.ndarray:
+    """Natural-unit strengths by maximum likelihood with the agents of ``fixed`` held at their values.
+
+    The ladders' fit: with ``fixed={0: 0.0}`` agent 0 (``random``) is the zero of the scale and no
+    shift is applied; with every rung fixed, only a newcomer's strength is fitted (placement).
+    ``virtual_draws`` adds that many drawn games to every pair that played (BayesElo's prior):
+    it keeps a strength finite when one side won every game, and pulls a pair's difference
+    towards 0 by about ``virtual_draws / games`` of it.
+    """
+    n = wins.shape[0]
+    r = np.zeros(n)
+    for i, v in fixed.items():
+        r[i] = v
+    free = np.array([i for i in range(n) if i not in fixed], dtype=int)
+    if free.size == 0:
+        return r
+    played = count > 0
+    wins = wins + 0.5 * virtual_draws * played
+    count = count + virtual_draws * played
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+        grad = (wins - count * p).sum(axis=1)[free]
+        w = count * p * (1.0 - p)
+        hess = (np.diag(w.sum(axis=1)) - w)[np.ix_(free, free)]
+        step = np.linalg.lstsq(hess, grad, rcond=None)[0]
+        step = np.clip(step, -2.0, 2.0)  # Newton from far away overshoots on a flat logistic
+        r[free] += step
+        if np.max(np.abs(step)) < tol:
+            break
+    return r
+
+
+def bootstrap_fixed(games: Sequence[GameScore], n: int, fixed: dict[int, float], samples: int = 200, seed: int = 0,
+                    virtual_draws: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Elo of :func:`fit_fixed` on all ``games``, and its 2.5/97.5 percentiles over ``samples``
+    resamples of the games (fixed agents stay where they are)."""
+    wins, count = tables(games, n)
+    elo = fit_fixed(wins, count, fixed, virtual_draws) * ELO
+    if not games or samples <= 0:
+        return elo, elo.copy(), elo.copy()
+    arr = np.asarray(games, dtype=float)
+    rng = np.random.default_rng(seed)
+    fits = np.empty((samples, n))
+    for b in range(samples):
+        w, c = _resampled(arr, rng, n)
+        fits[b] = fit_fixed(w, c, fixed, virtual_draws, iters=50, tol=1e-8) * ELO
+    low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+    return elo, low, high
+
+
+def expected_score(elo_a: float, elo_b: float) -> float:
+    """The score A expects against B under the logistic Elo model: 1 / (1 + 10^((B - A) / 400))."""
+    return float(1.0 / (1.0 + 10.0 ** ((elo_b - elo_a) / 400.0)))
 
 
 @dataclass(frozen=True)
@@ -86,17 +156,10 @@ def bootstrap_ratings(games: Sequence[GameScore], names: Sequence[str], samples:
     if not games or samples <= 0:
         return Ratings(tuple(names), elo, elo.copy(), elo.copy(), 0)
     arr = np.asarray(games, dtype=float)
-    ii, jj, ss = arr[:, 0].astype(int), arr[:, 1].astype(int), arr[:, 2]
     rng = np.random.default_rng(seed)
     fits = np.empty((samples, n))
     for b in range(samples):
-        k = rng.integers(0, len(games), len(games))
-        wins = np.zeros((n, n))
-        count = np.zeros((n, n))
-        np.add.at(wins, (ii[k], jj[k]), ss[k])
-        np.add.at(wins, (jj[k], ii[k]), 1.0 - ss[k])
-        np.add.at(count, (ii[k], jj[k]), 1.0)
-        np.add.at(count, (jj[k], ii[k]), 1.0)
+        wins, count = _resampled(arr, rng, n)
         fits[b] = fit_tables(wins, count, prior, iters=50, tol=1e-8) * ELO
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
     return Ratings(tuple(names), elo, low, high, samples)

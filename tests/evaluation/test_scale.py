@@ -1,0 +1,230 @@
+"""The rated ladders: the anchored Bradley-Terry fit, placement, the files, the commands."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import zerosum
+from zerosum.cli import main
+from zerosum.evaluation.placement import PlacementError, fit_policy, next_rung, place, rate
+from zerosum.evaluation.ratings import ELO, expected_score, fit_fixed
+from zerosum.evaluation.scale import (Ladder, LadderError, PairResult, Rung, ladder, load_ladder,
+                                      save_ladder, shipped)
+from zerosum.evaluation.scale_build import build_ladder, ladder_pairs, ladder_tasks
+from zerosum.games import make_game
+
+
+def synthetic_games(elos: list[float], pairs: list[tuple[int, int]], n: int, rng: np.random.Generator,
+                    draw: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+    """Score and count matrices of ``n`` games a pair drawn from the logistic model with draws."""
+    k = len(elos)
+    wins, count = np.zeros((k, k)), np.zeros((k, k))
+    for a, b in pairs:
+        p = expected_score(elos[a], elos[b])
+        for _ in range(n):
+            u = rng.random()
+            s = 0.5 if u < draw else (1.0 if rng.random() < (p - draw / 2) / (1 - draw) else 0.0)
+            wins[a, b] += s
+            wins[b, a] += 1 - s
+            count[a, b] += 1
+            count[b, a] += 1
+    return wins, count
+
+
+def test_the_anchored_fit_recovers_known_ratings_from_synthetic_games() -> None:
+    truth = [0.0, 150.0, 320.0, 430.0, 600.0, 720.0]
+    rng = np.random.default_rng(3)
+    wins, count = synthetic_games(truth, ladder_pairs(len(truth), 2), 2000, rng)
+    fitted = fit_fixed(wins, count, {0: 0.0}) * ELO
+    assert fitted[0] == 0.0
+    assert np.max(np.abs(fitted - np.array(truth))) < 40, fitted
+
+
+def test_a_pair_won_every_game_stays_finite_with_virtual_draws() -> None:
+    wins = np.array([[0.0, 0.0], [10.0, 0.0]])
+    count = np.array([[0.0, 10.0], [10.0, 0.0]])
+    r = fit_fixed(wins, count, {0: 0.0}, virtual_draws=1.0) * ELO
+    assert 300 < r[1] < 800                 # 10.5 of 11: about 520 Elo, not infinite
+
+
+def tiny_ladder(elos: list[float], half_width: float = 20.0) -> Ladder:
+    rungs = tuple(Rung("random" if i == 0 else f"alphabeta(depth={i})", e, e - half_width, e + half_width,
+                       "alphabeta", float(i)) for i, e in enumerate(elos))
+    return Ladder("tictactoe", "tictactoe_v0", {}, rungs, (), {"opening_plies": 1})
+
+
+def test_placement_recovers_a_synthetic_policy() -> None:
+    lad = tiny_ladder([0.0, 200.0, 400.0, 600.0, 800.0, 1000.0])
+    rng = np.random.default_rng(0)
+    true_elo = 530.0
+    played: list[str] = []
+
+    def play(rung: str, n: int, k: int) -> tuple[float, int, str | None]:
+        played.append(rung)
+        p = expected_score(true_elo, lad.rung(rung).elo)
+        return float(rng.binomial(n, p)), n, None
+
+    elo, se, results = place(lad, play, games=400, round_games=10)
+    assert abs(elo - true_elo) < 2.5 * se + 20, (elo, se)
+    assert 1.96 * se < 60                    # 400 games: about +-50 Elo
+    # adaptive: most games go to the rungs nearest the policy
+    near = results.get("alphabeta(depth=2)", (0, 0))[1] + results.get("alphabeta(depth=3)", (0, 0))[1]
+    assert near > 0.6 * 400, results
+    assert next_rung(lad, 610.0) == "alphabeta(depth=3)"
+
+
+def test_fit_policy_is_finite_after_all_wins_and_its_error_shrinks_with_games() -> None:
+    lad = tiny_ladder([0.0, 200.0, 400.0])
+    e1, s1 = fit_policy(lad, {"alphabeta(depth=2)": (10.0, 10)})
+    assert math.isfinite(e1) and e1 > 400
+    _, s2 = fit_policy(lad, {"alphabeta(depth=2)": (50.0, 100)})
+    _, s3 = fit_policy(lad, {"alphabeta(depth=2)": (200.0, 400)})
+    assert s3 < s2
+
+
+def test_a_round_with_a_fault_ends_the_placement_keeping_its_games() -> None:
+    lad = tiny_ladder([0.0, 200.0, 400.0])
+    calls = []
+
+    def play(rung: str, n: int, k: int) -> tuple[float, int, str | None]:
+        calls.append(k)
+        return (n / 2, n, None) if k < 2 else (1.0, n, "policy raised ValueError: boom")
+
+    with pytest.raises(PlacementError, match="boom") as err:
+        place(lad, play, games=100, round_games=10)
+    assert calls == [0, 1, 2]
+    assert err.value.partial is not None and err.value.partial.games == 30
+
+
+def test_a_ladder_file_round_trips_and_another_env_version_is_refused(tmp_path) -> None:
+    lad = replace(tiny_ladder([0.0, 250.0]), pairs=(PairResult("random", "alphabeta(depth=1)", 100, 10, 20, 70),))
+    path = save_ladder(lad, tmp_path / "ttt.json")
+    back = load_ladder(path)
+    assert back == lad
+    assert back.pairs[0].score == pytest.approx(0.2)
+    data = json.loads(path.read_text())
+    data["env"] = "tictactoe_v9"
+    path.write_text(json.dumps(data))
+    with pytest.raises(LadderError, match="written for tictactoe_v9.*tictactoe_v0.*rebuild"):
+        load_ladder(path)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("not json", "not a readable ladder file"),
+    ("[1, 2]", "holds a JSON object"),
+    ('{"format": 99}', "format 99"),
+    ('{"format": 1, "game": "tictactoe"}', "malformed ladder file"),
+])
+def test_bad_ladder_files_get_clear_errors(tmp_path, content, message) -> None:
+    p = tmp_path / "bad.json"
+    p.write_text(content)
+    with pytest.raises(LadderError, match=message):
+        load_ladder(p)
+
+
+def test_bad_input_to_the_ladder_functions() -> None:
+    with pytest.raises(LadderError, match="no ladder file"):
+        ladder("tictactoe", "/nonexistent/ladder.json")
+    with pytest.raises(LadderError, match="by game name"):
+        ladder("no_such_game")
+    with pytest.raises(LadderError, match="an int >= 2"):
+        rate("random", "tictactoe", games=1)
+    with pytest.raises(LadderError, match="even int"):
+        rate("random", "tictactoe", games=10, round_games=3)
+    with pytest.raises(LadderError, match="start with 'random'"):
+        build_ladder(make_game("tictactoe"), ["alphabeta(depth=1)", "random"], store_path="/tmp/unused.sqlite")
+    with pytest.raises(LadderError, match="games a pair"):
+        build_ladder(make_game("tictactoe"), ["random", "alphabeta(depth=1)"], games=3, store_path="/x.sqlite")
+
+
+def test_ladder_tasks_alternate_seats_on_paired_openings() -> None:
+    game = make_game("connect_four")
+    pairs = ladder_pairs(4, 2)
+    assert pairs == [(0, 1), (1, 2), (2, 3), (0, 2), (1, 3)]
+    tasks = ladder_tasks(game, pairs, games=4, seed=5, opening_plies=2)
+    assert len(tasks) == 20
+    by = {(t.pairing, t.game_index): t for t in tasks}
+    for p, (a, b) in enumerate(pairs):
+        assert by[(p, 0)].seats == (a, b) and by[(p, 1)].seats == (b, a)
+        assert by[(p, 0)].opening == by[(p, 1)].opening and len(by[(p, 0)].opening) == 2
+    assert by[(0, 0)].opening != by[(0, 2)].opening or by[(1, 0)].opening != by[(1, 2)].opening
+
+
+def test_a_tiny_build_resumes_from_its_store_and_places_a_policy(tmp_path) -> None:
+    game = make_game("tictactoe")
+    rungs = ["random", "alphabeta(depth=1)", "alphabeta(depth=9)"]
+    store = tmp_path / "ladder.sqlite"
+    lad = build_ladder(game, rungs, games=6, seed=1, opening_plies=1, store_path=store, bootstrap=50)
+    assert [r.spec for r in lad.rungs] == rungs and lad.rungs[0].elo == 0.0
+    assert [(p.a, p.b, p.games) for p in lad.pairs] == [
+        ("random", "alphabeta(depth=1)", 6), ("alphabeta(depth=1)", "alphabeta(depth=9)", 6),
+        ("random", "alphabeta(depth=9)", 6)]
+    assert lad.rungs[2].elo > 0 and lad.env == "tictactoe_v0"
+    again = build_ladder(game, rungs, games=6, seed=1, opening_plies=1, store_path=store, bootstrap=50)
+    assert again.rungs == lad.rungs and again.pairs == lad.pairs   # nothing replayed: the same games
+    path = save_ladder(lad, tmp_path / "ttt.json")
+    r = rate("alphabeta(depth=9)", "tictactoe", games=6, seed=2, ladder_path=path, round_games=2)
+    assert r.games == 6 and r.env == "tictactoe_v0" and sum(g.games for g in r.per_rung) == 6
+    assert r.low <= r.elo <= r.high
+    assert r.cost["seconds"] >= 0 and r.cost.get("nodes", 1) > 0
+    assert "Elo" in str(r) or r.beyond is not None
+
+
+def test_an_agent_that_raises_ends_the_placement_with_its_error(tmp_path) -> None:
+    game = make_game("tictactoe")
+    path = save_ladder(build_ladder(game, ["random", "alphabeta(depth=1)"], games=2, opening_plies=1,
+                                    store_path=tmp_path / "l.sqlite", bootstrap=10), tmp_path / "l.json")
+    moves = []
+
+    def flaky(obs):
+        moves.append(1)
+        if len(moves) > 6:
+            raise RuntimeError("flaky policy")
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    with pytest.raises(PlacementError, match="flaky policy") as err:
+        rate(flaky, "tictactoe", games=20, ladder_path=path, round_games=2)
+    assert err.value.partial is not None and 0 < err.value.partial.games < 20
+
+
+@pytest.mark.parametrize("game", shipped())
+def test_every_shipped_ladder_loads_starts_at_random_and_has_its_pairs(game) -> None:
+    lad = zerosum.ladder(game)
+    assert lad.rungs[0].spec == "random" and lad.rungs[0].elo == 0.0
+    assert all(r.low <= r.elo <= r.high for r in lad.rungs)
+    names = {r.spec for r in lad.rungs}
+    assert all(p.a in names and p.b in names and p.games >= 100 for p in lad.pairs)
+    assert lad.built["command"].startswith("zerosum ladder build ")
+    assert lad.top.elo > 0
+
+
+def test_the_commands_show_a_ladder_and_place_an_agent(capsys, tmp_path) -> None:
+    assert main(["ladder", "show"]) == 0
+    assert "tictactoe" in capsys.readouterr().out
+    assert main(["ladder", "show", "tictactoe", "--pairs"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "rebuild: zerosum ladder build tictactoe" in out
+    target = tmp_path / "r.json"
+    assert main(["evaluate", "alphabeta(depth=1)", "--game", "tictactoe", "--ladder", "--games", "4",
+                 "--json", str(target)]) == 0
+    doc = json.loads(target.read_text())
+    assert doc["env"] == "tictactoe_v0" and doc["ratings"][0]["games"] == 4
+    assert main(["evaluate", "random", "--game", "tictactoe", "--ladder", "--opponents", "random"]) == 2
+    assert "leave out --opponents" in capsys.readouterr().err
+    assert main(["ladder", "show", "no_such_game"]) == 2
+    assert main(["ladder", "build", "tictactoe", "--games", "0"]) == 2
+    assert "--games 0" in capsys.readouterr().err
+
+
+def test_ladder_build_from_the_command_line_writes_a_file(tmp_path, capsys) -> None:
+    out = tmp_path / "ttt.json"
+    assert main(["ladder", "build", "tictactoe", "--rungs", "random; alphabeta(depth=1)", "--games", "2",
+                 "--dir", str(tmp_path / "store"), "--output", str(out), "--quiet", "--bootstrap", "10"]) == 0
+    lad = load_ladder(out)
+    assert [r.spec for r in lad.rungs] == ["random", "alphabeta(depth=1)"]
+    assert lad.built["command"].startswith("zerosum ladder build tictactoe --rungs")

@@ -1,0 +1,179 @@
+"""Building a game's rated ladder: rungs of fixed cost, neighbours playing, a Bradley-Terry fit.
+
+``zerosum ladder build GAME`` runs :func:`build_ladder`. The rungs are agents of fixed cost
+(:func:`default_rungs`: ``random``, ``mcts`` at fixed simulations, ``alphabeta`` at fixed
+depths; a game may declare its own ``ladder_rungs``), listed weakest first. Each rung plays
+its ``reach`` nearest neighbours on each side (2 by default), ``games`` games a pair: seats
+alternating, games 2j and 2j+1 from the same opening of ``opening_plies`` random plies, every
+game seeded from (seed, pair, game). The games go to a tournament store (SQLite, one
+committed transaction a game), so a build that is stopped resumes where it stopped; the
+backends are the tournaments' (local processes, or Ray).
+
+The fit is Bradley-Terry by maximum likelihood with ``random`` held at 0, one virtual draw
+a pair (:func:`zerosum.evaluation.ratings.fit_fixed`), and 95% intervals as percentiles of
+fits on games resampled with replacement.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zerosum import __version__
+from zerosum.agents.checkpoints import jsonable_variant
+from zerosum.evaluation.backends import make_backend
+from zerosum.evaluation.match import random_opening
+from zerosum.evaluation.ratings import bootstrap_fixed
+from zerosum.evaluation.scale import Ladder, LadderError, PairResult, Rung, current_env, spec_family
+from zerosum.evaluation.stats import search_cost
+from zerosum.evaluation.store import GameTask, Store
+from zerosum.evaluation.tournament import game_seed
+from zerosum.games.kit import Game
+
+VIRTUAL_DRAWS = 1.0
+"""Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
+
+GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)",
+                 "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=4)")
+"""The rungs of a game that declares none: weakest first."""
+
+RUNGS: dict[str, tuple[str, ...]] = {
+    "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
+                  "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=9)"),
+    "nim": ("random", "mcts(sims=4)", "mcts(sims=16)", "alphabeta(depth=1)", "alphabeta(depth=2)",
+            "alphabeta(depth=3)", "alphabeta(depth=4)", "perfect_nim"),
+    "connect_four": ("random", "mcts(sims=4)", "mcts(sims=16)", "alphabeta(depth=1)", "mcts(sims=64)",
+                     "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=4)", "alphabeta(depth=5)",
+                     "alphabeta(depth=6)", "alphabeta(depth=7)"),
+}
+"""The built-in games' rungs, weakest first (others use :data:`GENERIC_RUNGS` or the game's ``ladder_rungs``)."""
+
+
+OPENINGS: dict[str, int] = {"tictactoe": 1, "nim": 0}
+"""Random plies opening each pair of games where a game needs other than 2: one random move of tic-tac-toe
+still leaves a drawn game, two can hand a won one to a side; Nim's openings are its piles."""
+
+
+def default_rungs(game: Game) -> tuple[str, ...]:
+    """The rungs of ``game``: its own ``ladder_rungs`` if it declares them, else the built-in or the generic list."""
+    own = getattr(game, "ladder_rungs", None)
+    if own:
+        return tuple(own)
+    return RUNGS.get(game.name, GENERIC_RUNGS)
+
+
+def ladder_pairs(n: int, reach: int) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, of rungs at most ``reach`` apart, by distance then position."""
+    return [(i, i + d) for d in range(1, reach + 1) for i in range(n - d)]
+
+
+def ladder_tasks(game: Game, pairs: Sequence[tuple[int, int]], games: int, seed: int,
+                 opening_plies: int) -> list[GameTask]:
+    """Every game of the build, by game index then pair: pair p's game k is numbered (p, k), with
+    the lower rung first in even games and second in odd ones, games 2j and 2j+1 from one opening."""
+    tasks: list[GameTask] = []
+    openings: dict[tuple[int, int], tuple[int, ...]] = {}
+    for k in range(games):
+        for p, (a, b) in enumerate(pairs):
+            key = (p, k // 2)
+            if key not in openings:
+                rng = np.random.default_rng(np.random.SeedSequence([seed, 7, p, k // 2]))
+                openings[key] = tuple(random_opening(game, opening_plies, rng))
+            seats = (a, b) if k % 2 == 0 else (b, a)
+            tasks.append(GameTask(p, k, seats, game_seed(seed, p, k), openings[key]))
+    return tasks
+
+
+def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int]], *, bootstrap: int = 1000,
+              seed: int = 0) -> tuple[list[Rung], list[PairResult]]:
+    """Rate the rungs from the games in ``store`` (random, the first rung, at 0) and tally the pairs."""
+    rows = store.games()
+    scores = [(int(g["seat0"]), int(g["seat1"]), float(g["score0"])) for g in rows]
+    elo, low, high = bootstrap_fixed(scores, len(rungs), {0: 0.0}, samples=bootstrap, seed=seed,
+                                     virtual_draws=VIRTUAL_DRAWS)
+    cost = search_cost(store.moves(["agent", "ply", "time", "nodes", "depth", "ebf", "stats"]), list(rungs))
+    out = []
+    for i, spec in enumerate(rungs):
+        family, budget = spec_family(spec)
+        nodes = cost[i].nodes["mean"] if cost[i].searched else None
+        out.append(Rung(spec, round(float(elo[i]), 1), round(float(low[i]), 1), round(float(high[i]), 1), family,
+                        budget, None if nodes is None else round(float(nodes), 1),
+                        round(float(cost[i].time["mean"]) if cost[i].moves else 0.0, 6)))
+    table = []
+    for a, b in pairs:
+        w = d = lo = 0
+        for g in rows:
+            seats = (int(g["seat0"]), int(g["seat1"]))
+            if set(seats) != {a, b}:
+                continue
+            s = float(g["score0"]) if seats[0] == a else 1.0 - float(g["score0"])
+            w, d, lo = w + (s > 0.5), d + (s == 0.5), lo + (s < 0.5)
+        table.append(PairResult(rungs[a], rungs[b], w + d + lo, w, d, lo))
+    return out, table
+
+
+def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int = 100, reach: int = 2,
+                 seed: int = 0, opening_plies: int = 2, workers: int = 1, backend: str = "process",
+                 address: str | None = None, store_path: str | Path, command: str = "",
+                 bootstrap: int = 1000, progress: Callable[[int, int], None] | None = None) -> Ladder:
+    """Play the ladder's games not yet in ``store_path`` and fit it (see the module)."""
+    from zerosum.agents import make_agent
+
+    specs = list(rungs or default_rungs(game))
+    if len(specs) < 2 or specs[0] != "random":
+        raise LadderError(f"a ladder's rungs start with 'random' (the zero of the scale) and have at least two; "
+                          f"got {specs}")
+    if len(set(specs)) != len(specs):
+        raise LadderError(f"a rung is listed twice in {specs}")
+    if games < 2 or games % 2:
+        raise LadderError(f"games a pair is an even int >= 2 (seats alternate in pairs of games); got {games}")
+    if reach < 1:
+        raise LadderError(f"reach is an int >= 1 (how many neighbours on each side a rung plays); got {reach}")
+    for spec in specs:
+        try:
+            make_agent(spec, rng=0).prepare(game)
+        except Exception as exc:  # noqa: BLE001 - any failure to build is the caller's input
+            raise LadderError(f"rung {spec!r} cannot play {game.name}: {exc}") from None
+    pairs = ladder_pairs(len(specs), reach)
+    variant = jsonable_variant(game.variant)
+    fingerprint = {"kind": "ladder", "game": game.name, "variant": repr(sorted(variant.items())), "rungs": specs,
+                   "games": games, "reach": reach, "seed": seed, "opening_plies": opening_plies}
+    store = Store(store_path)
+    store.init(fingerprint, fingerprint, [(s, s) for s in specs], pairs)
+    tasks = ladder_tasks(game, pairs, games, seed, opening_plies)
+    done = store.done()
+    todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
+    payload: Mapping[str, Any] = {"game": game.name, "variant": variant, "names": specs, "specs": specs}
+    start = time.perf_counter()
+    count = len(tasks) - len(todo)
+    try:
+        for task, match in make_backend(backend, workers, address).run(payload, todo):
+            store.add_game(task, match)
+            count += 1
+            if progress is not None:
+                progress(count, len(tasks))
+        rated, table = fit_store(store, specs, pairs, bootstrap=bootstrap, seed=seed)
+    finally:
+        store.close()
+    built = {"command": command, "seed": seed, "games_per_pair": games, "reach": reach,
+             "opening_plies": opening_plies, "virtual_draws": VIRTUAL_DRAWS, "bootstrap": bootstrap,
+             "zerosum": __version__, "date": datetime.date.today().isoformat(),
+             "seconds": round(time.perf_counter() - start, 1), "workers": workers,
+             "machine": f"{platform.machine()}, {_cores()} cores"}
+    return Ladder(game.name, current_env(game.name), variant, tuple(rated), tuple(table), built)
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+__all__ = ["GENERIC_RUNGS", "OPENINGS", "RUNGS", "build_ladder", "default_rungs", "fit_store", "ladder_pairs",
+           "ladder_tasks"]
