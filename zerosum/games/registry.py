@@ -41,6 +41,7 @@ GAMES: dict[str, type[Game] | str] = {
     "gomoku": "zerosum.games.gomoku:Gomoku",
     "chess": "zerosum.games.chess:Chess",
     "go": "zerosum.games.go:Go",
+    "clobber": "zerosum.games.clobber:Clobber",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -58,6 +59,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "gomoku_v0": ("zerosum.envs.gomoku_v0", "gomoku"),
     "chess_v0": ("zerosum.envs.chess_v0", "chess"),
     "go_v0": ("zerosum.envs.go_v0", "go"),
+    "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
 }
 """Env name -> (env module, game name)"""
 
