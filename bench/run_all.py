@@ -49,6 +49,7 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("vs_previous.py", None, [], 1800),
     ("vs_release.py", None, [], 3600),
     ("strength.py", None, ["--games", "100"], 6 * 3600),  # each game of issue 47 against OpenSpiel's MCTSBot(1000)
+    ("ladders.py", ["--games", "40"], [], 6 * 3600),  # the shipped ladders: calibration, consistency, placement time
     # the games of issues 47 and 48 against their oracles (more games than the tests play), perft and speed
     ("othello.py", ["--games", "100", "--depth", "6"], [], 1800),
     ("hex_openspiel.py", ["--games", "50"], [], 1800),

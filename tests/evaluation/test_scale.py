@@ -80,7 +80,7 @@ def test_placement_recovers_a_synthetic_policy() -> None:
 
 def test_fit_policy_is_finite_after_all_wins_and_its_error_shrinks_with_games() -> None:
     lad = tiny_ladder([0.0, 200.0, 400.0])
-    e1, s1 = fit_policy(lad, {"alphabeta(depth=2)": (10.0, 10)})
+    e1, _ = fit_policy(lad, {"alphabeta(depth=2)": (10.0, 10)})
     assert math.isfinite(e1) and e1 > 400
     _, s2 = fit_policy(lad, {"alphabeta(depth=2)": (50.0, 100)})
     _, s3 = fit_policy(lad, {"alphabeta(depth=2)": (200.0, 400)})
@@ -167,6 +167,10 @@ def test_a_tiny_build_resumes_from_its_store_and_places_a_policy(tmp_path) -> No
     assert lad.rungs[2].elo > 0 and lad.env == "tictactoe_v0"
     again = build_ladder(game, rungs, games=6, seed=1, opening_plies=1, store_path=store, bootstrap=50)
     assert again.rungs == lad.rungs and again.pairs == lad.pairs   # nothing replayed: the same games
+    fewer = build_ladder(game, rungs, games=4, seed=1, opening_plies=1, store_path=store, bootstrap=50)
+    assert [p.games for p in fewer.pairs] == [4, 4, 4]              # the first 4 of each pair's 6
+    more = build_ladder(game, rungs, games=8, seed=1, opening_plies=1, store_path=store, bootstrap=50)
+    assert [p.games for p in more.pairs] == [8, 8, 8]               # extended: 2 more a pair, none replayed
     path = save_ladder(lad, tmp_path / "ttt.json")
     r = rate("alphabeta(depth=9)", "tictactoe", games=6, seed=2, ladder_path=path, round_games=2)
     assert r.games == 6 and r.env == "tictactoe_v0" and sum(g.games for g in r.per_rung) == 6

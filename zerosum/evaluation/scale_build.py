@@ -40,8 +40,9 @@ VIRTUAL_DRAWS = 1.0
 """Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
 
 GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)",
-                 "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=4)")
-"""The rungs of a game that declares none: weakest first."""
+                 "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)")
+"""The rungs of a game that declares none, weakest first: node budgets cost the same on every board size,
+and each fourfold budget is roughly one more ply."""
 
 RUNGS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
@@ -91,13 +92,17 @@ def ladder_tasks(game: Game, pairs: Sequence[tuple[int, int]], games: int, seed:
 
 
 def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int]], *, bootstrap: int = 1000,
-              seed: int = 0) -> tuple[list[Rung], list[PairResult]]:
-    """Rate the rungs from the games in ``store`` (random, the first rung, at 0) and tally the pairs."""
-    rows = store.games()
+              seed: int = 0, games: int | None = None) -> tuple[list[Rung], list[PairResult]]:
+    """Rate the rungs from the games in ``store`` (random, the first rung, at 0) and tally the pairs;
+    with ``games``, from the first ``games`` of each pair only."""
+    rows = [g for g in store.games() if games is None or int(g["game_index"]) < games]
+    kept = {int(g["id"]) for g in rows}
     scores = [(int(g["seat0"]), int(g["seat1"]), float(g["score0"])) for g in rows]
     elo, low, high = bootstrap_fixed(scores, len(rungs), {0: 0.0}, samples=bootstrap, seed=seed,
                                      virtual_draws=VIRTUAL_DRAWS)
-    cost = search_cost(store.moves(["agent", "ply", "time", "nodes", "depth", "ebf", "stats"]), list(rungs))
+    moves = [m for m in store.moves(["game_id", "agent", "ply", "time", "nodes", "depth", "ebf", "stats"])
+             if int(m["game_id"]) in kept]
+    cost = search_cost(moves, list(rungs))
     out = []
     for i, spec in enumerate(rungs):
         family, budget = spec_family(spec)
@@ -142,10 +147,12 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
             raise LadderError(f"rung {spec!r} cannot play {game.name}: {exc}") from None
     pairs = ladder_pairs(len(specs), reach)
     variant = jsonable_variant(game.variant)
+    # games a pair is not in the fingerprint: game k of a pair is the same whatever the total, so a
+    # build can be extended with more games a pair, replaying none
     fingerprint = {"kind": "ladder", "game": game.name, "variant": repr(sorted(variant.items())), "rungs": specs,
-                   "games": games, "reach": reach, "seed": seed, "opening_plies": opening_plies}
+                   "reach": reach, "seed": seed, "opening_plies": opening_plies}
     store = Store(store_path)
-    store.init(fingerprint, fingerprint, [(s, s) for s in specs], pairs)
+    store.init({**fingerprint, "games": games}, fingerprint, [(s, s) for s in specs], pairs)
     tasks = ladder_tasks(game, pairs, games, seed, opening_plies)
     done = store.done()
     todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
@@ -158,7 +165,7 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
             count += 1
             if progress is not None:
                 progress(count, len(tasks))
-        rated, table = fit_store(store, specs, pairs, bootstrap=bootstrap, seed=seed)
+        rated, table = fit_store(store, specs, pairs, bootstrap=bootstrap, seed=seed, games=games)
     finally:
         store.close()
     built = {"command": command, "seed": seed, "games_per_pair": games, "reach": reach,
