@@ -46,6 +46,7 @@ CASES = [
     ("go_v0", {}),
     ("go_v0", {"board_size": 5, "komi": 0.0}),
     ("go_v0", {"board_size": 19, "handicap": 3}),
+    ("mancala_v0", {}),
     ("clobber_v0", {}),
     ("clobber_v0", {"rows": 8, "columns": 8}),
 ]

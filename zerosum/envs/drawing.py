@@ -81,3 +81,57 @@ def text_image(game: object, state: np.ndarray) -> np.ndarray:
     for i, line in enumerate(lines):
         draw.text((w, h + i * h), line, fill=LINE, font=font)
     return to_array(img)
+
+SEED = (118, 84, 52)
+PIT = (196, 160, 110)
+
+
+def pit_board(top: Sequence[int], bottom: Sequence[int], stores: tuple[int | None, int | None] = (None, None),
+              labels: tuple[Sequence[str], Sequence[str]] = ((), ()), to_move: int | None = None,
+              cell: int = 60) -> np.ndarray:
+    """A two-row sowing board (mancala games): ``top`` and ``bottom`` are the seed counts of
+    the pits left to right as drawn, ``stores`` the counts of the long stores at the left
+    and right ends (None: no store drawn there). Each pit shows its seeds as dots (up to
+    15) and its count; ``labels`` are the move names written above the top row and below
+    the bottom row; ``to_move`` (0 bottom row, 1 top row) underlines that row's labels."""
+    n = len(top)
+    pad = cell // 3
+    label_h = cell // 2
+    width = (n + 2) * cell + 2 * pad
+    height = 2 * cell + 2 * label_h + 2 * pad
+    img, draw = canvas(width, height)
+    font = ImageFont.load_default()
+    x0, y0 = pad + cell, pad + label_h
+    draw.rounded_rectangle((pad // 2, y0 - pad // 2, width - pad // 2, y0 + 2 * cell + pad // 2), radius=cell // 3,
+                           fill=(170, 120, 70), outline=LINE, width=max(2, cell // 20))
+
+    def pit(cx: float, cy: float, rx: float, ry: float, count: int) -> None:
+        draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=PIT, outline=LINE, width=2)
+        r = max(2.0, cell / 16)
+        for k in range(min(count, 15)):
+            ring, at = (0, k) if k < 5 else (1, k - 5)
+            per = 5 if ring == 0 else 10
+            angle = 2 * np.pi * at / per + ring * 0.3
+            dist = (0.25 + 0.27 * ring) * min(rx, ry)
+            sx, sy = cx + dist * np.cos(angle), cy - ry * 0.15 + dist * np.sin(angle)
+            draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=SEED)
+        text = str(count)
+        left, tp, right, bt = font.getbbox(text)
+        draw.text((cx - (right - left) / 2, cy + ry * 0.45 - (bt - tp) / 2), text, fill=LINE, font=font)
+
+    for row, counts in enumerate((top, bottom)):
+        for i, count in enumerate(counts):
+            pit(x0 + (i + 0.5) * cell, y0 + (row + 0.5) * cell, cell * 0.42, cell * 0.42, int(count))
+    for side, held in enumerate(stores):
+        if held is not None:
+            pit(pad + cell / 2 + side * (n + 1) * cell, y0 + cell, cell * 0.42, cell * 0.9, int(held))
+    for row, names in enumerate(labels):
+        y = pad / 2 + (0 if row == 0 else label_h + 2 * cell + pad)
+        for i, name in enumerate(names):
+            left, tp, right, bt = font.getbbox(name)
+            cx = x0 + (i + 0.5) * cell
+            draw.text((cx - (right - left) / 2, y + (label_h - (bt - tp)) / 2 - tp), name, fill=LINE, font=font)
+            if to_move is not None and to_move == 1 - row:
+                yy = y + (label_h + (bt - tp)) / 2 + 2
+                draw.line((cx - cell / 4, yy, cx + cell / 4, yy), fill=HIGHLIGHT, width=3)
+    return to_array(img)
