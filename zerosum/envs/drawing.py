@@ -82,6 +82,7 @@ def text_image(game: object, state: np.ndarray) -> np.ndarray:
         draw.text((w, h + i * h), line, fill=LINE, font=font)
     return to_array(img)
 
+
 SEED = (118, 84, 52)
 PIT = (196, 160, 110)
 
