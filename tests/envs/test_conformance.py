@@ -47,6 +47,9 @@ CASES = [
     ("go_v0", {"board_size": 5, "komi": 0.0}),
     ("go_v0", {"board_size": 19, "handicap": 3}),
     ("mancala_v0", {}),
+    ("dots_and_boxes_v0", {}),
+    ("dots_and_boxes_v0", {"num_rows": 3, "num_cols": 4, "utility_margin": True}),
+    ("dots_and_boxes_v0", {"num_rows": 1, "num_cols": 5}),
     ("clobber_v0", {}),
     ("clobber_v0", {"rows": 8, "columns": 8}),
 ]

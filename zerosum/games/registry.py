@@ -41,6 +41,7 @@ GAMES: dict[str, type[Game] | str] = {
     "gomoku": "zerosum.games.gomoku:Gomoku",
     "chess": "zerosum.games.chess:Chess",
     "go": "zerosum.games.go:Go",
+    "dots_and_boxes": "zerosum.games.dots_and_boxes:DotsAndBoxes",
     "mancala": "zerosum.games.mancala:Mancala",
     "clobber": "zerosum.games.clobber:Clobber",
 }
@@ -60,6 +61,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "gomoku_v0": ("zerosum.envs.gomoku_v0", "gomoku"),
     "chess_v0": ("zerosum.envs.chess_v0", "chess"),
     "go_v0": ("zerosum.envs.go_v0", "go"),
+    "dots_and_boxes_v0": ("zerosum.envs.dots_and_boxes_v0", "dots_and_boxes"),
     "mancala_v0": ("zerosum.envs.mancala_v0", "mancala"),
     "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
 }
