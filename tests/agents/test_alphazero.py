@@ -45,6 +45,7 @@ CASES = [
     ("chess", {}), ("go", {}), ("go", {"board_size": 5, "komi": 0.0}), ("go", {"board_size": 19, "handicap": 3}),
     ("mancala", {}),
     ("clobber", {}), ("clobber", {"rows": 8, "columns": 8}),
+    ("ultimate_tic_tac_toe", {}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends

@@ -52,6 +52,7 @@ CASES = [
     ("dots_and_boxes_v0", {"num_rows": 1, "num_cols": 5}),
     ("clobber_v0", {}),
     ("clobber_v0", {"rows": 8, "columns": 8}),
+    ("ultimate_tic_tac_toe_v0", {}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

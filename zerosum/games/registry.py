@@ -44,6 +44,7 @@ GAMES: dict[str, type[Game] | str] = {
     "dots_and_boxes": "zerosum.games.dots_and_boxes:DotsAndBoxes",
     "mancala": "zerosum.games.mancala:Mancala",
     "clobber": "zerosum.games.clobber:Clobber",
+    "ultimate_tic_tac_toe": "zerosum.games.ultimate_tic_tac_toe:UltimateTicTacToe",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -64,6 +65,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "dots_and_boxes_v0": ("zerosum.envs.dots_and_boxes_v0", "dots_and_boxes"),
     "mancala_v0": ("zerosum.envs.mancala_v0", "mancala"),
     "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
+    "ultimate_tic_tac_toe_v0": ("zerosum.envs.ultimate_tic_tac_toe_v0", "ultimate_tic_tac_toe"),
 }
 """Env name -> (env module, game name)"""
 
