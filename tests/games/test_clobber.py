@@ -289,3 +289,25 @@ def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     while not small.is_terminal(s):
         s = small.apply(s, agent.act(small, s))
     assert small.returns(s) in ((1.0, -1.0), (-1.0, 1.0))
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    from zerosum.cli.replay import load_replay
+    from zerosum.evaluation import build_config, run_tournament
+    from zerosum.evaluation.store import Store
+
+    cfg = build_config({"game": "clobber", "variant": {"rows": 4, "columns": 5}, "games_per_pairing": 2,
+                        "agents": ["random", "alphabeta(depth=2)"], "workers": 1, "output": str(tmp_path / "t")})
+    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
+    store = Store(out.database)
+    ids = store.game_ids()
+    store.close()
+    assert len(ids) == 4  # both seats
+    replay = load_replay(str(out.database), str(ids[0]))
+    gif = tmp_path / "game.gif"
+    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
+    import zerosum
+
+    report = zerosum.evaluate("alphabeta(depth=2)", "clobber_v0", opponents=["random"], games=2, seed=0,
+                              variant={"rows": 4, "columns": 5})
+    assert report.results[0].total.games == 2

@@ -257,3 +257,24 @@ def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     while not G.is_terminal(s):
         s = G.apply(s, agent.act(G, s))
     assert G.outcome(s) in (Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW)
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    from zerosum.cli.replay import load_replay
+    from zerosum.evaluation import build_config, run_tournament
+    from zerosum.evaluation.store import Store
+
+    cfg = build_config({"game": "ultimate_tic_tac_toe", "games_per_pairing": 2, "agents": ["random", "mcts(sims=20)"],
+                        "workers": 1, "output": str(tmp_path / "t")})
+    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
+    store = Store(out.database)
+    ids = store.game_ids()
+    store.close()
+    assert len(ids) == 4  # both seats
+    replay = load_replay(str(out.database), str(ids[0]))
+    gif = tmp_path / "game.gif"
+    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
+    import zerosum
+
+    report = zerosum.evaluate("alphabeta(depth=1)", "ultimate_tic_tac_toe_v0", opponents=["random"], games=2, seed=0)
+    assert report.results[0].total.games == 2
