@@ -38,6 +38,8 @@ BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_men
 MIDGAME_PLIES = {"tictactoe_v0": 4, "connect_four_v0": 12, "nim_v0": 3, "pentago_v0": 10, "nine_mens_morris_v0": 14,
                  "halma_v0": 30, "othello_v0": 20, "hex_v0": 30, "breakthrough_v0": 16, "checkers_v0": 20,
                  "gomoku_v0": 20, "chess_v0": 20, "go_v0": 40}
+BUILT_IN += ("clobber_v0", "ultimate_tic_tac_toe_v0")  # issue 57's games
+MIDGAME_PLIES.update({"clobber_v0": 10, "ultimate_tic_tac_toe_v0": 30})
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)
 
 
@@ -101,6 +103,7 @@ EXAMPLE_VARIANT = {"nim_v0": "misere=True", "connect_four_v0": "rows=6, columns=
 EXAMPLE_VARIANT["hex_v0"] = "board_size=7, swap=True"
 EXAMPLE_VARIANT["checkers_v0"] = "rows=10, columns=10"
 EXAMPLE_VARIANT["go_v0"] = "board_size=9"
+EXAMPLE_VARIANT["clobber_v0"] = "rows=8, columns=8"
 
 
 def usage(name: str) -> str:

@@ -30,6 +30,8 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "gomoku_v0": ({}, "alphabeta(depth=2)", "alphabeta(depth=1)", 80),
     "go_v0": ({}, "mcts(sims=400)", "mcts(sims=200)", 60),
     "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 30),
+    "clobber_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 29),
+    "ultimate_tic_tac_toe_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 162),
 }
 SEED = 3
 
