@@ -63,6 +63,9 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("go.py", ["--oracle-games", "9:100,13:10,19:2", "--perft", "5:3,9:2", "--games", "50", "--rounds", "3",
                "--seconds", "2"], [], 3600),
     ("go_strength.py", None, [], 6 * 3600),
+    # issue 57's games: OpenSpiel at every step, perft, speed; strength against MCTSBot(1000) with FULL=1
+    ("clobber.py", ["--quick"], ["--strength-games", "100"], 3600),
+    ("ultimate_tic_tac_toe.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 

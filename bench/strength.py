@@ -52,6 +52,8 @@ OPENSPIEL: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
 """zerosum game name -> (OpenSpiel name, its parameters, zerosum's variant): the same game on both sides"""
 TARGETED = ("othello", "hex", "breakthrough", "checkers", "gomoku")
 """The games whose score has issue 47's target; chess and Go (issue 48) have none"""
+OPENSPIEL.update({"clobber": ("clobber", {}, {}), "ultimate_tic_tac_toe": ("ultimate_tic_tac_toe", {}, {})})
+TARGETED += ("clobber", "ultimate_tic_tac_toe")  # issue 57's games have the same target
 TARGET = 0.75
 
 

@@ -1,0 +1,98 @@
+"""Shared parts of the bench scripts of issue 57's games (bench/clobber.py,
+bench/ultimate_tic_tac_toe.py): a game against OpenSpiel's at every step of random games,
+perft on both sides, the natural loop's speed on both sides and the default opponent's
+strength against OpenSpiel's MCTSBot (bench/strength.py plays it)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _report import headline
+from game_api import api_natural, openspiel_natural
+from strength import TARGET, run_game
+from zerosum.games import make_game
+from zerosum.testing import compare_with_openspiel, openspiel_perft, perft
+
+
+def compare(name: str, variant: dict, games: int, seed: int, same_board: Callable[[Any, Any, Any], None],
+            label: str) -> dict:
+    """Play ``games`` random games in both implementations, comparing the board with
+    ``same_board(game, state, openspiel_state)`` and the names of the actions played; the
+    steps compared."""
+    import pyspiel
+
+    g = make_game(name, **variant)
+    og = pyspiel.load_game(name, variant)
+    assert (g.num_actions, g.max_game_length) == (og.num_distinct_actions(), og.max_game_length())
+
+    def same_name(s, st, a):
+        assert g.action_to_string(a, s) == st.action_to_string(a)
+
+    t = time.perf_counter()
+    report = compare_with_openspiel(g, og, games, seed, lambda s, st: same_board(g, s, st), check_action=same_name)
+    return {"what": "random games", "variant": str(variant or label), "games": games, "steps": report.steps,
+            "player 0 wins": sum(r[0] > 0 for r in report.returns), "draws": sum(r[0] == 0 for r in report.returns),
+            "seconds": time.perf_counter() - t}
+
+
+def perft_rows(name: str, variant: dict, depth: int, label: str) -> list[dict]:
+    """Perft from the start to ``depth`` on both sides; AssertionError where they differ."""
+    import pyspiel
+
+    g = make_game(name, **variant)
+    og = pyspiel.load_game(name, variant)
+    rows = []
+    for d in range(1, depth + 1):
+        t = time.perf_counter()
+        ours = perft(g, g.initial_state(), d)
+        t_ours = time.perf_counter() - t
+        t = time.perf_counter()
+        theirs = openspiel_perft(og.new_initial_state(), d)
+        t_theirs = time.perf_counter() - t
+        assert ours == theirs, f"perft {variant} depth {d}: zerosum {ours}, OpenSpiel {theirs}"
+        rows.append({"what": f"perft {d}", "variant": str(variant or label), "steps": ours,
+                     "seconds": t_ours, "openspiel seconds": t_theirs})
+    return rows
+
+
+def speed(name: str, games: int, rounds: int, seed: int, label: str) -> dict:
+    """Moves a second of the natural loop (current_player, legal_actions, apply(s, int(a)),
+    returns) on both sides over the same random games, taking turns in rounds; CPU seconds."""
+    import pyspiel
+
+    g, og = make_game(name), pyspiel.load_game(name)
+    api_natural(g, random.Random(0))  # warm the calls
+    moves = {"zerosum": 0, "pyspiel": 0}
+    secs = {"zerosum": 0.0, "pyspiel": 0.0}
+    per_round = max(1, games // rounds)
+    for r in range(rounds):
+        seeds = [seed + r * per_round + i for i in range(per_round)]
+        for side in ("zerosum", "pyspiel") if r % 2 == 0 else ("pyspiel", "zerosum"):
+            t = time.process_time()
+            for sd in seeds:
+                rnd = random.Random(sd)
+                moves[side] += api_natural(g, rnd) if side == "zerosum" else openspiel_natural(og, rnd)
+            secs[side] += time.process_time() - t
+    assert moves["zerosum"] == moves["pyspiel"], moves  # the very same games
+    ours, theirs = moves["zerosum"] / secs["zerosum"], moves["pyspiel"] / secs["pyspiel"]
+    return {"what": "natural loop, moves/s", "variant": label, "games": per_round * rounds,
+            "steps": moves["zerosum"], "zerosum moves/s": ours, "pyspiel moves/s": theirs, "ratio": ours / theirs}
+
+
+def strength(name: str, games: int, workers: int, log: str, label: str) -> tuple[dict, dict, dict]:
+    """The default opponent against MCTSBot(1000): bench/strength.py's record, a row and a headline."""
+    spec = type(make_game(name)).default_opponent
+    rec = run_game(name, spec, games, 1000, 4, workers, 0, Path(log) if log else None)
+    row = {"what": f"{spec} vs MCTSBot(1000)", "variant": label, "games": rec["games"], "score": rec["score"],
+           "low": rec["low"], "high": rec["high"], "agent s/move": rec["agent s/move"],
+           "mcts s/move": rec["mcts s/move"]}
+    return rec, row, headline(f"{name}: {spec} vs OpenSpiel MCTSBot(1000), score", rec["score"], None,
+                              f">= {TARGET} over 100 games")
+
+
+COLUMNS = ["what", "variant", "games", "steps", "player 0 wins", "draws", "seconds", "openspiel seconds",
+           "zerosum moves/s", "pyspiel moves/s", "ratio", "score", "low", "high", "agent s/move", "mcts s/move"]
