@@ -36,6 +36,8 @@ CASES = [
     ("hex_v0", {}),
     ("hex_v0", {"board_size": 5, "swap": True}),
     ("hex_v0", {"num_rows": 4, "num_cols": 7}),
+    ("y_v0", {}),
+    ("y_v0", {"board_size": 5}),
     ("breakthrough_v0", {}),
     ("breakthrough_v0", {"rows": 5, "columns": 7}),
     ("checkers_v0", {}),

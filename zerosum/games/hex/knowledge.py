@@ -30,7 +30,8 @@ from zerosum.games.kit import HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuri
 
 SCALE = 100.0
 """Weight of one cell of potential (the mobility tie-break counts 1 a cell)."""
-_EMPTY, _OWN, _OPPONENT = 0, 1, 2
+EMPTY, OWN, OPPONENT = 0, 1, 2
+"""The colours of a cell for :func:`side_distances`: empty, the measured player's, the opponent's."""
 
 
 @helper
@@ -43,22 +44,25 @@ def _on_edge(p: int, edge: int, x: int, rows: int, cols: int) -> bool:  # pragma
 
 
 @helper
-def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """Player ``p``'s potential (see the module docstring) with ``need`` = 1 (shortest path)
-    or 2 (two-distance), and the number of empty cells on which it is reached."""
-    rows, cols = params[P_ROWS], params[P_COLS]
-    n = rows * cols
+def side_distances(params: Params, nb: int, colour: I64Array, sides: I64Array, n: int, nsides: int, need: int,
+                   dist: I64Array) -> None:  # pragma: no cover - compiled
+    """Connection distances on any board of ``n`` cells, shared by the connection games (Hex,
+    Y, Havannah): ``dist[e * n + x]`` is the distance of empty cell ``x`` from side ``e``
+    (``e < nsides``), ``n + 1`` where none joins them.
+
+    ``params[nb + 6 * x + k]`` is the k-th neighbour of cell ``x`` (-1 for none),
+    ``colour[x]`` is EMPTY, OWN or OPPONENT (the player measured for is OWN) and bit ``e``
+    of ``sides[x]`` says that cell ``x`` lies on side ``e`` (an edge, or a corner cell).
+    Own stones cost nothing: a chain is one node, so the empty cells next to it are next to
+    one another, and next to every side it touches; the opponent's stones are walls. A side's
+    empty cells and the liberties of the chains on it are at 1; any other empty cell is at
+    one more than its ``need``-th best neighbour (1: the shortest path; 2: Queenbee's
+    two-distance, the opponent blocking the best)."""
     big = n + 1
-    own = S_BOARDS + 3 * p * rows
-    opp = S_BOARDS + 3 * (1 - p) * rows
-    colour = np.empty(n, np.int64)
-    for r in range(rows):
-        for c in range(cols):
-            colour[r * cols + c] = _OWN if (s[own + r] >> c) & 1 else _OPPONENT if (s[opp + r] >> c) & 1 else _EMPTY
-    # the chains of own stones: their liberties, and which edges they touch
+    # the chains of own stones: their liberties, and which sides they touch
     group = np.full(n, -1, np.int64)
     lib_start = np.empty(n + 1, np.int64)
-    touch = np.zeros((2, n), np.bool_)
+    touch = np.zeros(n, np.int64)
     libs = np.empty(6 * n, np.int64)
     stack = np.empty(n, np.int64)
     stamp = np.zeros(n, np.int64)
@@ -66,7 +70,7 @@ def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]: 
     groups = 0
     nlibs = 0
     for i in range(n):
-        if colour[i] != _OWN or group[i] >= 0:
+        if colour[i] != OWN or group[i] >= 0:
             continue
         g = groups
         groups += 1
@@ -78,40 +82,36 @@ def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]: 
         while top > 0:
             top -= 1
             y = stack[top]
-            if _on_edge(p, 0, y, rows, cols):
-                touch[0, g] = True
-            if _on_edge(p, 1, y, rows, cols):
-                touch[1, g] = True
+            touch[g] |= sides[y]
             for k in range(6):
-                z = params[P_NEIGHBOURS + 6 * y + k]
+                z = params[nb + 6 * y + k]
                 if z < 0:
-                    break
-                if colour[z] == _OWN and group[z] < 0:
+                    continue
+                if colour[z] == OWN and group[z] < 0:
                     group[z] = g
                     stack[top] = z
                     top += 1
-                elif colour[z] == _EMPTY and stamp[z] != tick:
+                elif colour[z] == EMPTY and stamp[z] != tick:
                     stamp[z] = tick
                     libs[nlibs] = z
                     nlibs += 1
     lib_start[groups] = nlibs
     gstamp = np.zeros(n, np.int64)
-    total = np.zeros(n, np.int64)
-    d = np.empty(n, np.int64)
     count = np.empty(n, np.int64)
-    queue = stack  # reused: the breadth-first queue of each edge's pass
-    for edge in range(2):
+    queue = stack  # reused: the breadth-first queue of each side's pass
+    for side in range(nsides):
+        d = dist[side * n: (side + 1) * n]
         for x in range(n):
             d[x] = big
             count[x] = 0
         tail = 0
-        for x in range(n):  # the edge's neighbours: its empty cells and the liberties of chains on it
-            if colour[x] == _EMPTY and _on_edge(p, edge, x, rows, cols):
+        for x in range(n):  # the side's neighbours: its empty cells and the liberties of chains on it
+            if colour[x] == EMPTY and (sides[x] >> side) & 1:
                 d[x] = 1
                 queue[tail] = x
                 tail += 1
         for g in range(groups):
-            if touch[edge, g]:
+            if (touch[g] >> side) & 1:
                 for j in range(lib_start[g], lib_start[g + 1]):
                     x = libs[j]
                     if d[x] == big:
@@ -125,12 +125,12 @@ def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]: 
             tick += 1
             stamp[y] = tick
             for k in range(6):
-                z = params[P_NEIGHBOURS + 6 * y + k]
+                z = params[nb + 6 * y + k]
                 if z < 0:
-                    break
-                if colour[z] == _EMPTY:
+                    continue
+                if colour[z] == EMPTY:
                     first, last = z, z + 1
-                elif colour[z] == _OWN and gstamp[group[z]] != tick:
+                elif colour[z] == OWN and gstamp[group[z]] != tick:
                     gstamp[group[z]] = tick
                     first, last = -1 - group[z], 0  # a chain: its liberties
                 else:
@@ -151,16 +151,37 @@ def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]: 
                             d[x] = d[y] + 1
                             queue[tail] = x
                             tail += 1
-        for x in range(n):
-            total[x] += d[x]
+
+
+@helper
+def _potential(params: Params, s: State, p: int, need: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Player ``p``'s potential (see the module docstring) with ``need`` = 1 (shortest path)
+    or 2 (two-distance), and the number of empty cells on which it is reached."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    n = rows * cols
+    big = n + 1
+    own = S_BOARDS + 3 * p * rows
+    opp = S_BOARDS + 3 * (1 - p) * rows
+    colour = np.empty(n, np.int64)
+    sides = np.zeros(n, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            x = r * cols + c
+            colour[x] = OWN if (s[own + r] >> c) & 1 else OPPONENT if (s[opp + r] >> c) & 1 else EMPTY
+            for edge in range(2):
+                if _on_edge(p, edge, x, rows, cols):
+                    sides[x] |= 1 << edge
+    dist = np.empty(2 * n, np.int64)
+    side_distances(params, P_NEIGHBOURS, colour, sides, n, 2, need, dist)
     best = 2 * big
     ways = 0
     for x in range(n):
-        if colour[x] == _EMPTY:
-            if total[x] < best:
-                best = total[x]
+        if colour[x] == EMPTY:
+            total = dist[x] + dist[n + x]
+            if total < best:
+                best = total
                 ways = 1
-            elif total[x] == best:
+            elif total == best:
                 ways += 1
     return best, ways
 
