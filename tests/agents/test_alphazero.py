@@ -43,7 +43,7 @@ CASES = [
     ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
     ("othello", {}), ("othello", {"size": 6}), ("othello", {"size": 10}),
     ("chess", {}), ("go", {}), ("go", {"board_size": 5, "komi": 0.0}), ("go", {"board_size": 19, "handicap": 3}),
-    ("mancala", {}),
+    ("mancala", {}), ("oware", {}), ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}),
     ("clobber", {}), ("clobber", {"rows": 8, "columns": 8}),
     ("ultimate_tic_tac_toe", {}),
 ]

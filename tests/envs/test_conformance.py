@@ -49,6 +49,8 @@ CASES = [
     ("go_v0", {"board_size": 5, "komi": 0.0}),
     ("go_v0", {"board_size": 19, "handicap": 3}),
     ("mancala_v0", {}),
+    ("oware_v0", {}),
+    ("oware_v0", {"num_houses_per_player": 3, "num_seeds_per_house": 2}),
     ("dots_and_boxes_v0", {}),
     ("dots_and_boxes_v0", {"num_rows": 3, "num_cols": 4, "utility_margin": True}),
     ("dots_and_boxes_v0", {"num_rows": 1, "num_cols": 5}),

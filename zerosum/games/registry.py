@@ -44,6 +44,7 @@ GAMES: dict[str, type[Game] | str] = {
     "go": "zerosum.games.go:Go",
     "dots_and_boxes": "zerosum.games.dots_and_boxes:DotsAndBoxes",
     "mancala": "zerosum.games.mancala:Mancala",
+    "oware": "zerosum.games.oware:Oware",
     "clobber": "zerosum.games.clobber:Clobber",
     "ultimate_tic_tac_toe": "zerosum.games.ultimate_tic_tac_toe:UltimateTicTacToe",
 }
@@ -66,6 +67,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "go_v0": ("zerosum.envs.go_v0", "go"),
     "dots_and_boxes_v0": ("zerosum.envs.dots_and_boxes_v0", "dots_and_boxes"),
     "mancala_v0": ("zerosum.envs.mancala_v0", "mancala"),
+    "oware_v0": ("zerosum.envs.oware_v0", "oware"),
     "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
     "ultimate_tic_tac_toe_v0": ("zerosum.envs.ultimate_tic_tac_toe_v0", "ultimate_tic_tac_toe"),
 }
