@@ -235,3 +235,22 @@ def test_the_env_docstring_table_matches_the_spaces():
     assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", mancala_v0.__doc__)
     shape = env.observation_space("player_0")["observation"].shape
     assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", mancala_v0.__doc__)
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    from PIL import Image
+
+    import zerosum
+    from zerosum.cli.replay import replay_main
+    from zerosum.evaluation import build_config, run_tournament
+
+    cfg = build_config({"game": "mancala", "agents": ["random", "alphabeta(depth=2)"], "games_per_pairing": 2,
+                        "workers": 1, "output": str(tmp_path / "t")})
+    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
+    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
+    report = zerosum.evaluate("alphabeta(depth=2)", "mancala_v0", opponents=["random"], games=2, seed=0)
+    assert "random" in str(report)
+    gif = tmp_path / "game.gif"
+    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames > 10
