@@ -45,6 +45,8 @@ CASES = [
     ("chess", {}), ("go", {}), ("go", {"board_size": 5, "komi": 0.0}), ("go", {"board_size": 19, "handicap": 3}),
     ("mancala", {}), ("oware", {}), ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}),
     ("clobber", {}), ("clobber", {"rows": 8, "columns": 8}),
+    ("dots_and_boxes", {}), ("dots_and_boxes", {"num_rows": 3, "num_cols": 4, "utility_margin": True}),
+    ("dots_and_boxes", {"num_rows": 1, "num_cols": 5}),
     ("ultimate_tic_tac_toe", {}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]

@@ -86,7 +86,8 @@ def test_every_whole_game_as_openspiel(variant, counts):
 
 def cross_check(variant, games, seed):
     """Plays ``games`` random games in zerosum and OpenSpiel side by side: the same legal
-    actions, player to move, terminal flag and returns at every step, the same lines and
+    actions, player to move, terminal flag and returns (``utility``: the box margin with
+    ``utility_margin``) at every step, the same lines and
     box owners (OpenSpiel's observation tensor), and the same line for each action's name.
     Returns the report."""
     import pyspiel
@@ -110,7 +111,7 @@ def cross_check(variant, games, seed):
         assert (r0, c0, r1, c1) == (int(r), int(c), int(r) + (orientation == "v"), int(c) + (orientation == "h"))
 
     return compare_with_openspiel(g, pyspiel.load_game("dots_and_boxes", variant), games, seed, same_board,
-                                  check_action=same_name)
+                                  check_action=same_name, utility=g.utility)
 
 
 @pytest.mark.parametrize(("variant", "games"), [(VARIANTS[0], 200), (VARIANTS[1], 40), (VARIANTS[2], 100),
@@ -142,14 +143,17 @@ def test_one_line_takes_two_boxes():
     assert g.cells(s) == ["+---+---+", "| X | X |", "+---+---+"]
 
 
-def test_utility_margin_returns_the_box_difference():
+def test_utility_margin_is_the_box_difference():
+    """OpenSpiel's returns with utility_margin; zerosum's returns stay win, draw or loss."""
     g = make_game("dots_and_boxes", num_rows=1, num_cols=2, utility_margin=True)
     s = play(g, "a1-b1 b1-c1 a2-b2 b2-c2 a1-a2 c1-c2")
-    assert g.returns(s) == (0.0, 0.0)
+    assert g.utility(s) == g.returns(s) == (0.0, 0.0)
     s = g.apply(s, g.string_to_action("b1-b2"))
-    assert g.returns(s) == (2.0, -2.0) and g.outcome(s) == Outcome.P0_WINS
+    assert g.utility(s) == (2.0, -2.0) and g.returns(s) == (1.0, -1.0) and g.outcome(s) == Outcome.P0_WINS
     s = play(g, "a1-b1 a1-a2 a2-b2 b1-b2 b1-c1 c1-c2 b2-c2")  # O closes a1's box, then c1's
-    assert g.score(s) == (0, 2) and g.returns(s) == (-2.0, 2.0)
+    assert g.score(s) == (0, 2) and g.utility(s) == (-2.0, 2.0) and g.returns(s) == (-1.0, 1.0)
+    plain = make_game("dots_and_boxes", num_rows=1, num_cols=2)
+    assert plain.utility(plain.position(g.cells(s), "O")) == (-1.0, 1.0)
 
 
 def test_names():

@@ -41,12 +41,14 @@ number from 1 at the top; OpenSpiel's `h,0,0` reads too. On 2x2 boxes::
     3   +--4--+--5--+
 
 **Rewards.** At the end, +1 to the player with more boxes and -1 to the other, 0 each for
-equal boxes; with `utility_margin=True`, each player's boxes minus the opponent's (as
-OpenSpiel's returns). 0 on every other step. Through `env()`, an illegal action (a line
-already drawn) ends the game with -1 to its author.
+equal boxes; 0 on every other step (with `utility_margin=True` too: rewards are win, draw
+or loss in every zerosum env, vector envs included; OpenSpiel's margin returns are
+`env.game.utility(state)`). Through `env()`, an illegal action (a line already drawn)
+ends the game with -1 to its author.
 
 **Variants.** OpenSpiel's parameters: `num_rows` and `num_cols` (int 1..20, default 2:
-boxes down and across) and `utility_margin` (default False). Example:
+boxes down and across) and `utility_margin` (default False: OpenSpiel's returns are +1/-1/0;
+True: they are the box margin, which `game.utility(state)` gives). Example:
 `dots_and_boxes_v0.env(num_rows=3, num_cols=3)`. A board of no rows is refused
 (`VariantError: num_rows=0 is not allowed: an int from 1 to 20`).
 

@@ -43,7 +43,7 @@ class OpenSpielReport:
     outcomes: Counter[Outcome]
     """How many games ended in each outcome."""
     returns: tuple[tuple[float, float], ...]
-    """The returns at the end of each game, in the order played."""
+    """The returns (``utility``'s, when given) at the end of each game, in the order played."""
 
     @property
     def plies(self) -> int:
@@ -53,15 +53,19 @@ class OpenSpielReport:
 
 def compare_with_openspiel(game: Game, openspiel_game: Any, games: int,
                            seed: int | np.random.Generator | random.Random = 0, check: StepCheck | None = None, *,
-                           check_action: ActionCheck | None = None) -> OpenSpielReport:
+                           check_action: ActionCheck | None = None,
+                           utility: Callable[[State], tuple[float, float]] | None = None) -> OpenSpielReport:
     """Play ``games`` seeded random games on ``game`` and on ``openspiel_game`` (a
     ``pyspiel.load_game(...)``) at once, comparing them at every step.
 
     At every position: the terminal flag, the legal actions (the same numbers in the same
     order), the returns, ``check(state, openspiel_state)`` if given, and, before a move,
-    the player to move. The move is drawn from OpenSpiel's legal list, ``legal[rng.integers(len(legal))]``
-    with ``rng = np.random.default_rng(seed)`` (pass a Generator to go on with one across
-    calls; a ``random.Random`` draws ``legal[rng.randrange(len(legal))]``), then
+    the player to move (``utility(state)``, if given, is compared with OpenSpiel's returns
+    instead of ``game.returns(state)``: a utility OpenSpiel reports beyond win, draw and
+    loss, such as Dots and Boxes' box margin). The move is drawn from OpenSpiel's legal
+    list, ``legal[rng.integers(len(legal))]`` with ``rng = np.random.default_rng(seed)``
+    (pass a Generator to go on with one across calls; a ``random.Random`` draws
+    ``legal[rng.randrange(len(legal))]``), then
     ``check_action(state, openspiel_state, action)`` runs if given, and both play it.
     The first difference raises AssertionError naming the game number, the step (plies
     from the start), OpenSpiel's history and what differed.
@@ -78,7 +82,7 @@ def compare_with_openspiel(game: Game, openspiel_game: Any, games: int,
         while True:
             steps += 1
             legal = o.legal_actions()
-            ours = (game.is_terminal(s), list(game.legal_actions(s)), game.returns(s))
+            ours = (game.is_terminal(s), list(game.legal_actions(s)), (utility or game.returns)(s))
             theirs = (o.is_terminal(), list(legal), tuple(o.returns()))
             if ours != theirs:
                 what, x, y = next(d for d in zip(COMPARED, ours, theirs) if d[1] != d[2])

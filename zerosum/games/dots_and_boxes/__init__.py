@@ -22,8 +22,10 @@ Names: the two dots a line joins, ``a1-b1`` (action 0) or ``c2-c3`` (action 11),
 either order; OpenSpiel's names (``P1(h,0,0)``, ``v,1,2``) read too.
 
 Variants (OpenSpiel's parameters): ``num_rows`` and ``num_cols`` (1-20, default 2: boxes
-down and across) and ``utility_margin`` (False; True: the returns at the end are the box
-difference, player 0's boxes minus player 1's, rather than +1/-1/0; who won is the same).
+down and across) and ``utility_margin`` (False; True: OpenSpiel's returns are the box
+difference, player 0's boxes minus player 1's, rather than +1/-1/0: here that is
+:meth:`DotsAndBoxes.utility`, while ``returns``, the envs' rewards and the searches stay
+win, draw or loss, as every zerosum game's, the margin's sign).
 
 State: ``[to_move, lines drawn, player 0's boxes, player 1's boxes, then one int64 word a
 row of horizontal lines, of vertical lines, of player 0's boxes and of player 1's boxes]``
@@ -66,7 +68,7 @@ class DotsAndBoxes(Game):
     variants = (
         Variant("num_rows", int, 2, "rows of boxes", range=(1, MAX_SIDE)),
         Variant("num_cols", int, 2, "columns of boxes", range=(1, MAX_SIDE)),
-        Variant("utility_margin", bool, False, "returns are the box difference rather than +1/-1/0"),
+        Variant("utility_margin", bool, False, "OpenSpiel's returns (utility()) are the box difference"),
     )
     """The rule variants, as keyword arguments (the page's variants table)."""
     heuristics = knowledge.HEURISTICS
@@ -96,14 +98,16 @@ class DotsAndBoxes(Game):
 
     @property
     def utility_margin(self) -> bool:
-        """Whether the returns are the box difference."""
+        """Whether OpenSpiel's returns (:meth:`utility`) are the box difference."""
         return bool(self.variant["utility_margin"])
 
-    def returns(self, state: State) -> tuple[float, float]:
-        """+1/-1/0 for players 0 and 1 at the end (0, 0 before); with ``utility_margin``,
-        player 0's boxes minus player 1's and its negation, as OpenSpiel."""
+    def utility(self, state: State) -> tuple[float, float]:
+        """OpenSpiel's returns: with ``utility_margin``, player 0's boxes minus player 1's and
+        its negation at the end (0, 0 before); without it, :meth:`returns`. zerosum's own
+        returns, rewards and searches stay +1/-1/0 (win, draw, loss) either way: the margin's
+        sign is the outcome."""
         if not self.utility_margin:
-            return super().returns(state)
+            return self.returns(state)
         s = self._plain(state)
         if self._status(self.params, s) == ONGOING:
             return 0.0, 0.0
