@@ -205,9 +205,9 @@ def case_opponent_search(args: argparse.Namespace) -> None:
                                              "same_moves"])
 
 def case_speed(args: argparse.Namespace) -> None:
-    from zerosum.training.recipes import recipe
+    from zerosum.training.ppo.recipes import recipe
     from zerosum.training.single_agent import SingleAgentEnv
-    from zerosum.training.train import train
+    from zerosum.training.ppo.train import train
 
     env = SingleAgentEnv("tictactoe", "random")
     env.reset(seed=0)
@@ -234,8 +234,8 @@ def case_speed(args: argparse.Namespace) -> None:
 
 
 def case_pentago_speed(args: argparse.Namespace) -> None:
-    from zerosum.training.recipes import recipe
-    from zerosum.training.train import train
+    from zerosum.training.ppo.recipes import recipe
+    from zerosum.training.ppo.train import train
 
     rows = []
     for opp in ("alphabeta(depth=2)", "alphabeta(depth=1)", "random"):

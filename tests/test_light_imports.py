@@ -63,7 +63,7 @@ def test_every_module_imports_without_the_train_and_distributed_extras():
     assert not out["failed"], f"modules fail to import without torch/SB3/ray: {out['failed']}"
     assert not out["loaded"], out["loaded"]
     # the walk reached the modules the site's reference documents (docs/_gen/pages.py)
-    for module in ("zerosum.agents.maskable_dqn", "zerosum.training.callbacks", "zerosum.training.train",
+    for module in ("zerosum.agents.maskable_dqn", "zerosum.training.ppo.callbacks", "zerosum.training.ppo.train",
                    "zerosum.cli.train", "zerosum.evaluation.backends"):
         assert module in out["modules"], module
     # the templates were read, not imported (each specialised copy imports the same modules)

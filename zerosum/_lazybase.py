@@ -1,6 +1,6 @@
 """Classes whose base class lives in an optional extra (torch, stable-baselines3), imported on first use.
 
-``import zerosum.training.callbacks`` (or any module of zerosum) must not import torch: the site's
+``import zerosum.training.ppo.callbacks`` (or any module of zerosum) must not import torch: the site's
 generator and a plain install read these modules without the ``train`` extra. A class such as
 ``EvalCallback(BaseCallback)`` is therefore written against a stand-in base::
 

@@ -290,7 +290,7 @@ def test_module_doctest():
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     pytest.importorskip("sb3_contrib")
-    from zerosum.training.train import TrainConfig, train
+    from zerosum.training.ppo.train import TrainConfig, train
 
     out = tmp_path_factory.mktemp("eval_ttt")
     return train(TrainConfig(steps=256, n_envs=2, algo_kwargs={"n_steps": 64, "batch_size": 64, "n_epochs": 1},

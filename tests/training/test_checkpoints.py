@@ -19,7 +19,7 @@ from zerosum.agents.learned import (
 )
 from zerosum.games import make_game
 from zerosum.evaluation.evaluate import evaluate
-from zerosum.training.train import TrainConfig, train
+from zerosum.training.ppo.train import TrainConfig, train
 
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
 
@@ -213,7 +213,7 @@ def test_bad_configs():
 
 
 def test_ensure_tictactoe_checkpoint(ttt, tmp_path):
-    from zerosum.training.recipes import RECIPES, ensure_tictactoe_checkpoint, recipe
+    from zerosum.training.ppo.recipes import RECIPES, ensure_tictactoe_checkpoint, recipe
 
     assert ensure_tictactoe_checkpoint(ttt.checkpoint) == ttt.checkpoint  # present: returned as is
     (tmp_path / "junk.zip").write_bytes(b"junk")

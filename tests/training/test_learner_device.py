@@ -11,7 +11,7 @@ import pytest
 
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
-from zerosum.training.config import TrainConfig
+from zerosum.training.ppo.config import TrainConfig
 from tests.inprocess import zerosum_train
 from zerosum.training.alphazero import Games
 

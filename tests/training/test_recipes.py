@@ -14,9 +14,10 @@ pytest.importorskip("sb3_contrib")
 
 from zerosum.agents import make_agent
 from zerosum.games import make_game
-from zerosum.training.recipes import RECIPES, describe_recipes, recipe
+from zerosum.training.methods import describe_recipes
+from zerosum.training.ppo.recipes import RECIPES, recipe
 from zerosum.training.single_agent import SingleAgentEnv
-from zerosum.training.train import TrainConfig, TrainingSetupError, train
+from zerosum.training.ppo.train import TrainConfig, TrainingSetupError, train
 from tests.inprocess import zerosum_train
 
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
@@ -135,7 +136,7 @@ def test_random_opening_plays_one_ply_for_whoever_moves():
 
 
 def test_make_runs_hook_trains_the_recipe_and_copies_its_best(tmp_path, monkeypatch, capsys):
-    from zerosum.training import recipes
+    from zerosum.training.ppo import recipes
 
     small = {**RECIPES["tictactoe"], "steps": 256, "n_envs": 2, "algo_kwargs": TINY, "eval_games": 2,
              "eval_every": 128, "tensorboard": False}
@@ -180,7 +181,7 @@ def test_training_logs_only_into_its_run_directory(tmp_path):
     directory (SB3's configure() without a folder makes /tmp/SB3-<date>), with or without one."""
     tmp, run = tmp_path / "tmp", tmp_path / "run"
     tmp.mkdir()
-    code = ("from zerosum.training.train import TrainConfig, train\n"
+    code = ("from zerosum.training.ppo.train import TrainConfig, train\n"
             "tiny = dict(steps=128, n_envs=2, algo_kwargs={'n_steps': 64, 'batch_size': 64, 'n_epochs': 1}, "
             "eval_games=0, tensorboard=False)\n"
             f"train(TrainConfig(out=None, **tiny))\ntrain(TrainConfig(out={str(run)!r}, verbose=2, **tiny))\n")

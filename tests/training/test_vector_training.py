@@ -13,8 +13,8 @@ pytest.importorskip("sb3_contrib")
 
 from zerosum.envs.vector import make_vec
 from zerosum.training.opponents import Curriculum, MixedOpponent, PrioritizedOpponents
-from zerosum.training.recipes import RECIPES, recipe
-from zerosum.training.train import TrainConfig, train
+from zerosum.training.ppo.recipes import RECIPES, recipe
+from zerosum.training.ppo.train import TrainConfig, train
 from zerosum.training.vector_sources import SourceVecEnv, source_mixture, source_weights
 from tests.inprocess import zerosum_train
 

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from zerosum.games.kit import ZerosumError
-
-# settings that may differ between a run and its resumption (they do not change what is learned)
-RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
 
 
 class TrainingSetupError(ZerosumError, ValueError):
@@ -22,8 +19,16 @@ class TrainingSetupError(ZerosumError, ValueError):
 
 
 class RunSettings(Protocol):
-    """A run's config (PPO's :class:`~zerosum.training.config.TrainConfig`, AlphaZero's
-    :class:`~zerosum.training.alphazero.AlphaZeroConfig`): made with no arguments, it holds the defaults."""
+    """A method's config (:mod:`zerosum.training.methods`): made with no arguments, it holds the defaults."""
+
+    algo: str
+    """The run's algorithm (run.json's ``algo``: which method's run a directory holds)."""
+    ALGOS: ClassVar[tuple[str, ...]]
+    """The ``algo`` values of this config's method."""
+    RESUMABLE: ClassVar[tuple[str, ...]]
+    """The settings a resumed run may change (how long it learns, not what from)."""
+    CHECKPOINT: ClassVar[str]
+    """The file a run needs to be resumed (``model.zip``, ``state.pt``)."""
 
     def __init__(self) -> None: ...
 
@@ -34,11 +39,12 @@ class RunSettings(Protocol):
 
 def defaults(cfg: RunSettings) -> dict[str, Any]:
     """The default of every setting of ``cfg``'s class, as run.json writes it."""
-    return {k: v for k, v in type(cfg)().settings().items() if k not in RESUMABLE}
+    return {k: v for k, v in type(cfg)().settings().items() if k not in cfg.RESUMABLE}
 
 
-def existing_settings(out: Path) -> dict[str, Any] | None:
-    """The settings of the run already in ``out`` (run.json, or model.json of an older run), or None."""
+def existing_settings(out: Path, resumable: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """The settings of the run already in ``out`` (run.json, or model.json of an older run), those in
+    ``resumable`` left out, or None."""
     for name, key in (("run.json", "settings"), ("model.json", "config")):
         path = out / name
         if path.is_file():
@@ -48,16 +54,18 @@ def existing_settings(out: Path) -> dict[str, Any] | None:
                 raise TrainingSetupError(f"{out} holds an unreadable {name} ({exc}); give another --out, "
                                          "or --overwrite") from None
             found = data.get(key, {}) if isinstance(data, dict) else {}
-            return {k: v for k, v in found.items() if k not in RESUMABLE}
+            return {k: v for k, v in found.items() if k not in resumable}
     return None
 
 
-def check_out(cfg: RunSettings, out: Path, *, resume: bool, overwrite: bool, checkpoint: str = "model.zip") -> bool:
-    """Refuse an output directory holding a run, unless resuming it (same settings) or overwriting;
-    True when resuming (``checkpoint``: the file a run needs to be resumed)."""
+def check_out(cfg: RunSettings, out: Path, *, resume: bool, overwrite: bool) -> bool:
+    """Refuse an output directory holding a run, unless resuming it (same settings, same method) or
+    overwriting; True when resuming. The method's config says which settings may change
+    (``RESUMABLE``) and which file a resumed run needs (``CHECKPOINT``); a directory holding
+    another method's run is never resumed."""
     if resume and overwrite:
         raise TrainingSetupError("give either resume or overwrite, not both")
-    old = existing_settings(out) if out.is_dir() else None
+    old = existing_settings(out, cfg.RESUMABLE) if out.is_dir() else None
     if old is None:
         if resume:
             raise TrainingSetupError(f"nothing to resume in {out}: no run.json or model.json there")
@@ -65,9 +73,9 @@ def check_out(cfg: RunSettings, out: Path, *, resume: bool, overwrite: bool, che
     if overwrite:
         return False
     new = cfg.settings()
-    old_algo, new_algo = old.get("algo", "maskable_ppo"), new.get("algo")
-    if (old_algo == "alphazero") != (new_algo == "alphazero"):
-        raise TrainingSetupError(f"{out} holds a {old_algo} run, and this is a {new_algo} run"
+    old_algo = old.get("algo", "maskable_ppo")  # a run from before algo was recorded: MaskablePPO's
+    if old_algo not in cfg.ALGOS:
+        raise TrainingSetupError(f"{out} holds a {old_algo} run, and this is a {cfg.algo} run"
                                  + (": --resume continues a run only with its own --algo" if resume else "")
                                  + "; nothing was written. Give another --out, or --overwrite to replace it")
     old = {**{k: v for k, v in defaults(cfg).items() if k in new}, **old}  # options added since: their defaults
@@ -76,11 +84,14 @@ def check_out(cfg: RunSettings, out: Path, *, resume: bool, overwrite: bool, che
         if diff:
             raise TrainingSetupError(f"cannot resume the run in {out}: its settings differ in "
                                      + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff))
-        if not (out / checkpoint).is_file():
-            raise TrainingSetupError(f"cannot resume the run in {out}: it has no {checkpoint} yet (it stopped "
+        if not (out / cfg.CHECKPOINT).is_file():
+            raise TrainingSetupError(f"cannot resume the run in {out}: it has no {cfg.CHECKPOINT} yet (it stopped "
                                      "before saving); start it again with overwrite")
         return True
     what = ("with different settings (" + "; ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in diff[:6])
             + (" ..." if len(diff) > 6 else "") + ")") if diff else "with the same settings"
     raise TrainingSetupError(f"{out} already holds a run {what}; nothing was written. Give another --out, "
                              "--resume to continue it (same settings), or --overwrite to replace it")
+
+
+__all__ = ["RunSettings", "TrainingSetupError", "check_out", "defaults", "existing_settings"]

@@ -8,6 +8,7 @@
 a named one). A module per idea, in the order a run uses them:
 
 * :mod:`~zerosum.training.alphazero.config`: the settings, grouped by stage;
+* :mod:`~zerosum.training.alphazero.recipes`: named settings;
 * :mod:`~zerosum.training.alphazero.data`: the data passed around (positions, the replay
   buffer, labels files, the workers' jobs);
 * :mod:`~zerosum.training.alphazero.network`: the network built, sent and played;
@@ -22,7 +23,7 @@ a named one). A module per idea, in the order a run uses them:
 
 from zerosum.training.alphazero.config import (
     BACKENDS, FLAT, RESUMABLE_AZ, RULES, AlphaZeroConfig, EvalConfig, FinalConfig, LadderConfig, LearnerConfig,
-    RunConfig, SelfPlayConfig, TeacherConfig, az_recipe,
+    RunConfig, SelfPlayConfig, TeacherConfig,
 )
 from zerosum.training.alphazero.data import (
     Dataset, DatasetError, Games, ReplayBuffer, load_dataset, read_labels, save_dataset,
@@ -32,13 +33,79 @@ from zerosum.training.alphazero.labels import Label, LabelCache, Labeller, label
 from zerosum.training.alphazero.learner import Learner
 from zerosum.training.alphazero.loop import AlphaZeroResult, fits, train_alphazero
 from zerosum.training.alphazero.network import build_net
-from zerosum.training.alphazero.rundir import EVAL_FIELDS, PROGRESS_FIELDS, STATE_VERSION, RunState, check_az_out
+from zerosum.training.alphazero.rundir import EVAL_FIELDS, PROGRESS_FIELDS, STATE_VERSION, RunState
 from zerosum.training.alphazero.workers import SelfPlayWorker
-from zerosum.training.recipes import AZ_RECIPE_NOTES, AZ_RECIPES
+from zerosum.training.alphazero.recipes import AZ_RECIPE_NOTES, AZ_RECIPES, az_recipe
 
-__all__ = ["AZ_RECIPES", "AZ_RECIPE_NOTES", "BACKENDS", "EVAL_FIELDS", "FLAT", "PROGRESS_FIELDS", "RESUMABLE_AZ",
-           "RULES", "STATE_VERSION", "AlphaZeroConfig", "AlphaZeroResult", "Dataset", "DatasetError", "EvalConfig",
-           "FinalConfig", "Games", "Label", "LabelCache", "Labeller", "LadderConfig", "Learner", "LearnerConfig",
-           "ReplayBuffer", "RunConfig", "RunState", "SelfPlayConfig", "SelfPlayWorker", "TeacherConfig", "az_recipe",
-           "build_net", "check_az_out", "evaluate_network", "fits", "greedy_policy", "label_dataset", "ladder",
-           "load_dataset", "read_labels", "save_dataset", "train_alphazero"]
+LABEL = "AlphaZero"
+"""The method's name in messages."""
+AGENT = "alphazero"
+"""The agent kind its networks play as: ``alphazero(path=OUT/best.pt)``."""
+ALGOS = AlphaZeroConfig.ALGOS
+"""The ``--algo`` values of its runs."""
+RESUMABLE = RESUMABLE_AZ
+"""The settings a resumed run may change."""
+Config = AlphaZeroConfig
+"""The method's config (:mod:`zerosum.training.methods`)."""
+Result = AlphaZeroResult
+"""What a run produced."""
+RECIPES = AZ_RECIPES
+"""The named settings."""
+RECIPE_NOTES = AZ_RECIPE_NOTES
+"""A line per recipe."""
+recipe = az_recipe
+"""The config of a named recipe."""
+run = train_alphazero
+"""Run (or resume) one training: :func:`~zerosum.training.alphazero.loop.train_alphazero`."""
+
+__all__ = [
+    "AGENT",
+    "ALGOS",
+    "AZ_RECIPES",
+    "AZ_RECIPE_NOTES",
+    "BACKENDS",
+    "EVAL_FIELDS",
+    "FLAT",
+    "LABEL",
+    "PROGRESS_FIELDS",
+    "RECIPES",
+    "RECIPE_NOTES",
+    "RESUMABLE",
+    "RESUMABLE_AZ",
+    "RULES",
+    "STATE_VERSION",
+    "AlphaZeroConfig",
+    "AlphaZeroResult",
+    "Config",
+    "Dataset",
+    "DatasetError",
+    "EvalConfig",
+    "FinalConfig",
+    "Games",
+    "Label",
+    "LabelCache",
+    "Labeller",
+    "LadderConfig",
+    "Learner",
+    "LearnerConfig",
+    "ReplayBuffer",
+    "Result",
+    "RunConfig",
+    "RunState",
+    "SelfPlayConfig",
+    "SelfPlayWorker",
+    "TeacherConfig",
+    "az_recipe",
+    "build_net",
+    "evaluate_network",
+    "fits",
+    "greedy_policy",
+    "label_dataset",
+    "ladder",
+    "load_dataset",
+    "read_labels",
+    "recipe",
+    "run",
+    "save_dataset",
+    "train_alphazero",
+]

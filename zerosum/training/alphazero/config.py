@@ -21,7 +21,7 @@ group                  what it holds
 =====================  =============================================================================
 
 Each setting also has a flat name, the one the CLI's flags (``--label-depth``), the recipes
-(:data:`~zerosum.training.recipes.AZ_RECIPES`) and run.json use: ``label_depth`` is
+(:data:`~zerosum.training.alphazero.recipes.AZ_RECIPES`) and run.json use: ``label_depth`` is
 ``teacher.depth`` (:data:`FLAT`). ``AlphaZeroConfig(**flat)`` builds a config from them and
 :meth:`AlphaZeroConfig.settings` writes them back, so a run directory written before the groups
 existed reads the same.
@@ -32,10 +32,11 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from zerosum.games.registry import ENVS, env_game
 from zerosum.nets.errors import check_device_name
-from zerosum.training.recipes import AZ_RECIPES, recipe_base
+from zerosum.training.options import Option, field_option
 
 RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
@@ -60,7 +61,7 @@ class TeacherConfig:
     """Positions labelled before self-play (0: none; ``labels``)."""
     steps: int = 0
     """Learner steps on those labels before self-play (``label_steps``)."""
-    files: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list, metadata={"kind": "files"})
     """Labels files (``zerosum-labels`` .npz, or a run's state.pt whose buffer is read) to train on
     before everything else, every position once (``labels_from``; ``--labels-from FILE ...``)."""
 
@@ -90,7 +91,7 @@ class LadderConfig:
 class SelfPlayConfig:
     """Self-play on the batched search: what each worker's search and games need."""
 
-    rule: str = "puct"
+    rule: str = field(default="puct", metadata={"choices": RULES})
     """The search's root rule: ``puct`` or ``gumbel``."""
     sims: int = 32
     """Simulations per recorded move."""
@@ -184,7 +185,7 @@ class RunConfig:
     """The run's wall time (its total, across resumptions): a ladder round or iteration is started
     only if one as long as the last would end within it (the first after a start or a resumption is
     started whenever time is left)."""
-    backend: str = "local"
+    backend: str = field(default="local", metadata={"choices": BACKENDS})
     """``local`` (subprocesses) or ``ray`` (Ray actors, the learner local)."""
     workers: int = 1
     """Self-play workers (each plays games_per_iteration / workers games)."""
@@ -192,8 +193,11 @@ class RunConfig:
     """The run directory (None: nothing written)."""
     tensorboard: bool = True
     """Write TensorBoard curves when tensorboard is installed."""
-    verbose: int = 0
+    verbose: int = field(default=0, metadata={"kind": "count"})
     """1: a progress line per ladder round and iteration."""
+    log_every: float = 0.0
+    """Seconds at least between two self-play iterations' progress lines with verbose (0: a line
+    every iteration; ladder rounds and evaluations print theirs always)."""
 
 
 GROUPS: dict[str, type] = {"teacher": TeacherConfig, "ladder": LadderConfig, "selfplay": SelfPlayConfig,
@@ -217,7 +221,7 @@ FLAT: dict[str, tuple[str, str]] = {
 TOP = ("game", "variant", "net", "seed", "algo")
 """The settings outside the groups: what is learned, from what seed."""
 RESUMABLE_AZ = ("iterations", "ladder_rounds", "final_steps", "final_fresh", "max_seconds", "verbose", "out",
-                "tensorboard", "backend", "workers", "learner_threads", "device")
+                "tensorboard", "backend", "workers", "learner_threads", "device", "log_every")
 """Flat settings that may differ between a run and its resumption (how long it learns, not what from)."""
 
 
@@ -255,6 +259,13 @@ class AlphaZeroConfig:
     algo: str
     """Always ``alphazero`` (what tells this run from a PPO run in run.json)."""
 
+    ALGOS: ClassVar[tuple[str, ...]] = ("alphazero",)
+    """The ``algo`` values of this method's runs (:mod:`zerosum.training.methods`)."""
+    RESUMABLE: ClassVar[tuple[str, ...]] = RESUMABLE_AZ
+    """The settings a resumed run may change (:func:`zerosum.training.rundir.check_out`)."""
+    CHECKPOINT: ClassVar[str] = "state.pt"
+    """The file a run needs to be resumed."""
+
     def __init__(self, *, game: str = "tictactoe", variant: dict[str, Any] | None = None,
                  net: dict[str, Any] | None = None, seed: int = 0, algo: str = "alphazero",
                  teacher: TeacherConfig | None = None, ladder: LadderConfig | None = None,
@@ -270,13 +281,24 @@ class AlphaZeroConfig:
                                 f"{', '.join(sorted([*TOP, *FLAT]))}")
             group, key = FLAT[name]
             changes[group][key] = value
-        self.game, self.seed, self.algo = game, seed, algo
+        self.game = env_game(game) if game in ENVS else game  # an env name is read as its game
+        self.seed, self.algo = seed, algo
         self.variant = dict(variant or {})
-        self.net = dict(net) if net is not None else {"kind": "mlp", "hidden": [64, 64]}
+        net = net if net is not None else {"kind": "mlp", "hidden": [64, 64]}
+        self.net = {k: list(v) if isinstance(v, tuple) else v for k, v in net.items()}
+        if isinstance(self.net.get("hidden"), int) and not isinstance(self.net["hidden"], bool):
+            self.net["hidden"] = [self.net["hidden"]]  # hidden=64: one layer
         for name, cls in GROUPS.items():
             base = given[name] if given[name] is not None else cls()
             setattr(self, name, dataclasses.replace(base, **changes[name]))
         self.check()
+
+    @classmethod
+    def options(cls) -> list[Option]:
+        """Every setting as a command-line option (:mod:`zerosum.training.options`), stage by stage."""
+        top = [field_option(cls, name, name, "game") for name in TOP if name != "algo"]
+        return top + [field_option(GROUPS[group], key, name, group)
+                      for group in GROUPS for name, (g, key) in FLAT.items() if g == group]
 
     def get(self, name: str) -> Any:
         """The setting of flat name ``name`` (``get("label_depth")`` is ``teacher.depth``)."""
@@ -338,11 +360,5 @@ class AlphaZeroConfig:
                              "labels_from, or ladder_rounds > 0")
 
 
-def az_recipe(name: str, **overrides: Any) -> AlphaZeroConfig:
-    """The AlphaZeroConfig of a named recipe (:data:`~zerosum.training.recipes.AZ_RECIPES`) with
-    overrides by flat name (a ``game`` must be the recipe's)."""
-    return AlphaZeroConfig(**{**recipe_base(AZ_RECIPES, name, overrides, "AlphaZero "), **overrides})
-
-
 __all__ = ["BACKENDS", "FLAT", "GROUPS", "RESUMABLE_AZ", "RULES", "AlphaZeroConfig", "EvalConfig", "FinalConfig",
-           "LadderConfig", "LearnerConfig", "RunConfig", "SelfPlayConfig", "TeacherConfig", "az_recipe"]
+           "LadderConfig", "LearnerConfig", "RunConfig", "SelfPlayConfig", "TeacherConfig"]

@@ -47,20 +47,20 @@ from zerosum.training.alphazero.labels import LadderRounds, run_labels
 from zerosum.training.alphazero.learner import Learner
 from zerosum.training.alphazero.network import build_net, weights_of
 from zerosum.training.alphazero.rundir import (
-    EVAL_FIELDS, PROGRESS_FIELDS, RunState, append_csv, atomic_json, check_az_out, command_line, load_state,
+    EVAL_FIELDS, PROGRESS_FIELDS, RunState, append_csv, atomic_json, command_line, load_state,
     plot_scores, save_state, tensorboard, truncate_csv,
 )
 from zerosum.training.alphazero.workers import LocalWorkers, RayWorkers
-from zerosum.training.rundir import TrainingSetupError
+from zerosum.training.rundir import TrainingSetupError, check_out
 
 
 # ---- setup checks (before anything is written) ----------------------------------------------
 def resolve(cfg: AlphaZeroConfig) -> Game:
     """The run's game; TrainingSetupError for an unknown game or a bad variant."""
-    from zerosum.training.single_agent import resolve_game
+    from zerosum.games import make_game
 
     try:
-        return resolve_game(cfg.game, cfg.variant)
+        return make_game(cfg.game, **cfg.variant)
     except (ValueError, KeyError) as exc:
         raise TrainingSetupError(str(exc)) from None
 
@@ -92,9 +92,9 @@ def check_setup(cfg: AlphaZeroConfig, game: Game) -> Dataset | None:
             raise TrainingSetupError(str(exc)) from None
     if not cfg.teacher.files:
         return None
-    from zerosum.agents.checkpoints import require_train_extra
+    from zerosum.nets.errors import import_torch
 
-    require_train_extra()  # a run's state.pt is read with torch
+    import_torch()  # a run's state.pt is read with torch
     try:
         return read_labels(cfg.teacher.files, game)
     except DatasetError as exc:
@@ -127,6 +127,33 @@ class AlphaZeroResult:
     """The latest evaluation."""
     net: Any = None
     """The trained network (torch module)."""
+    game: str = ""
+    """The game's name."""
+
+    def summary(self) -> dict[str, Any]:
+        """The run in a JSON object (``zerosum train --json``)."""
+        best = self.best or {}
+        return {"out": str(self.out) if self.out else None, "iterations": self.iterations, "games": self.games,
+                "seconds": round(self.seconds, 1), "last_eval": (self.last_eval or {}).get("rows", []),
+                "best": {k: best[k] for k in ("iteration", "score", "losses", "games", "lines", "lines_lost")
+                         if k in best}}
+
+    def report(self) -> list[str]:
+        """The run in lines of text (what ``zerosum train`` prints)."""
+        best = self.best or {}
+        lines = [f"trained alphazero on {self.game}: {self.iterations} iterations, {self.games:,} self-play games "
+                 f"in {self.seconds:.1f} s"]
+        lines += [f"  network alone (sims=0) vs {row['opponent']:<24}: {row['wins']} won, {row['draws']} drawn, "
+                  f"{row['losses']} lost of {row['games']} (score {row['score']:.3f})"
+                  for row in (self.last_eval or {}).get("rows", [])]
+        if self.out:
+            walked = f", {best['lines_lost']} of {best['lines']} lines lost" if "lines_lost" in best else ""
+            where = (f"ladder round {best['ladder_round']}" if best.get("iteration") == 0 and best.get("ladder_round")
+                     else f"iteration {best.get('iteration', '?')}") + (", annealed" if best.get("annealed") else "")
+            lines.append(f"checkpoint: {self.out / 'model.pt'}; best: {self.out / 'best.pt'} ({where}, "
+                         f"score {best.get('score', float('nan')):.3f}{walked}); "
+                         f"play it as \"alphazero(path={self.out / 'best.pt'})\"")
+        return lines
 
 
 OUTPUTS = ("progress.csv", "eval.csv", "best.pt", "best.json", "state.pt", "labels.npz", "model.pt", "model.json",
@@ -138,10 +165,9 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     """Run (or resume) one AlphaZero training; see the module docstring."""
     game = resolve(cfg)
     files = check_setup(cfg, game)
-    from zerosum.agents.checkpoints import require_train_extra
+    from zerosum.nets.errors import import_torch
 
-    require_train_extra()
-    import torch
+    torch = import_torch()
 
     from zerosum.nets import NetConfig, save_network
 
@@ -154,7 +180,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
 
         import_ray()
     out = Path(cfg.run.out) if cfg.run.out else None
-    resuming = check_az_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
+    resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
     net_config = NetConfig.from_dict(dict(cfg.net))
     buffer = ReplayBuffer(cfg.learner.buffer_size, tuple(game.observation_shape), game.num_actions)
     st = RunState(net={}, opt={}, learner_steps=0, buffer={}, rng=np.random.default_rng(cfg.seed), iteration=0,
@@ -277,6 +303,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         # 4. self-play iterations: the workers play iteration i+1 while the learner learns from iteration i
         pending = False
         last = 0.0
+        logged = -float("inf")  # when the last iteration's line was printed (log_every)
 
         def submit() -> None:
             w = weights_of(net)
@@ -310,11 +337,13 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
                 for k in ("games_per_s", "sims_per_s", "policy_loss", "value_loss", "buffer"):
                     tb.add_scalar(f"train/{k}", row[k], st.iteration)
             ev = st.last_eval["rows"] if st.last_eval else []
-            log(f"it {st.iteration:4d}  {row['seconds']:7.1f} s  games {st.games:6d} ({row['games_per_s']:.1f}/s)  "
-                f"sims/s {row['sims_per_s']:,}  loss p {row['policy_loss']:.3f} v {row['value_loss']:.3f}  "
-                f"buffer {buffer.size:,}  W/D/L {played.outcomes[0]}/{played.outcomes[1]}/{played.outcomes[2]}"
-                + ("  last eval: " + ", ".join(f"{r['opponent']} {r['score']:.2f}" for r in ev) if ev else ""),
-                flush=True)
+            if time.perf_counter() - logged >= cfg.run.log_every or st.iteration == cfg.run.iterations:
+                logged = time.perf_counter()
+                log(f"it {st.iteration:4d}  {row['seconds']:7.1f} s  games {st.games:6d} ({row['games_per_s']:.1f}/s)  "
+                    f"sims/s {row['sims_per_s']:,}  loss p {row['policy_loss']:.3f} v {row['value_loss']:.3f}  "
+                    f"buffer {buffer.size:,}  W/D/L {played.outcomes[0]}/{played.outcomes[1]}/{played.outcomes[2]}"
+                    + ("  last eval: " + ", ".join(f"{r['opponent']} {r['score']:.2f}" for r in ev) if ev else ""),
+                    flush=True)
             if cfg.evaluation.every and st.iteration % cfg.evaluation.every == 0:
                 evaluate_now()
             save()
@@ -344,7 +373,8 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         workers.close()
         if tb:
             tb.close()
-    return AlphaZeroResult(out, st.iteration, st.games, time.perf_counter() - start, st.best, st.last_eval, net)
+    return AlphaZeroResult(out, st.iteration, st.games, time.perf_counter() - start, st.best, st.last_eval, net,
+                           game.name)
 
 
 __all__ = ["OUTPUTS", "AlphaZeroResult", "check_setup", "fits", "resolve", "train_alphazero"]

@@ -12,8 +12,9 @@ Files (every one written atomically, every iteration)::
     tb/                      TensorBoard curves (when tensorboard is installed)
 
 A directory holding a run is refused unless the run is resumed (same settings) or overwritten,
-before anything is written (:func:`check_az_out`). A resumed run's CSVs are cut back to the
-iteration its state.pt holds (:func:`truncate_csv`): rows a killed iteration wrote go.
+before anything is written (:func:`zerosum.training.rundir.check_out`, the check of every method).
+A resumed run's CSVs are cut back to the iteration its state.pt holds (:func:`truncate_csv`):
+rows a killed iteration wrote go.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.training.alphazero.config import AlphaZeroConfig
-from zerosum.training.rundir import TrainingSetupError, check_out, existing_settings
+from zerosum.training.rundir import TrainingSetupError
 
 
 def atomic_bytes(path: Path, data: bytes) -> None:
@@ -52,17 +53,6 @@ def atomic_bytes(path: Path, data: bytes) -> None:
 def atomic_json(path: Path, data: Any) -> None:
     """:func:`atomic_bytes` of ``data`` as indented JSON."""
     atomic_bytes(path, (json.dumps(data, indent=2, default=list) + "\n").encode())
-
-
-def check_az_out(cfg: AlphaZeroConfig, out: Path, *, resume: bool, overwrite: bool) -> bool:
-    """The run directory check of PPO runs (:func:`~zerosum.training.rundir.check_out`), plus: a PPO
-    run is never resumed as AlphaZero. True when resuming."""
-    old = existing_settings(out) if out.is_dir() else None
-    if old is not None and old.get("algo", "maskable_ppo") != "alphazero" and not overwrite:
-        raise TrainingSetupError(f"{out} holds a {old.get('algo', 'maskable_ppo')} run, not an AlphaZero run; "
-                                 "nothing was written. Give another --out"
-                                 + (" (--resume continues a run with its own --algo)" if resume else ""))
-    return check_out(cfg, out, resume=resume, overwrite=overwrite, checkpoint="state.pt")
 
 
 # ---- the run state --------------------------------------------------------------------------
@@ -246,4 +236,4 @@ def command_line() -> str:
 
 
 __all__ = ["EVAL_FIELDS", "PROGRESS_FIELDS", "STATE_VERSION", "RunState", "append_csv", "atomic_bytes", "atomic_json",
-           "check_az_out", "command_line", "load_state", "plot_scores", "save_state", "tensorboard", "truncate_csv"]
+           "command_line", "load_state", "plot_scores", "save_state", "tensorboard", "truncate_csv"]

@@ -1,6 +1,6 @@
-"""Named training recipes (tuned settings) and the checkpoints ``make run`` trains on first use.
+"""PPO's named recipes (tuned settings) and the checkpoints ``make run`` trains on first use.
 
->>> from zerosum.training.recipes import RECIPES
+>>> from zerosum.training.ppo.recipes import RECIPES
 >>> sorted(RECIPES)  # doctest: +NORMALIZE_WHITESPACE
 ['connect_four', 'pentago', 'pentago_curriculum', 'tictactoe', 'tictactoe_dqn', 'tictactoe_quick',
  'tictactoe_self_play']
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+from zerosum.training.methods import recipe_base
 
 RECIPES: dict[str, dict[str, Any]] = {
     # MaskablePPO against a mixture: random (wins to learn from), perfect play (`solved`: random
@@ -103,81 +105,9 @@ RECIPES: dict[str, dict[str, Any]] = {
 """Name -> TrainConfig fields. No reward shaping anywhere: the reward is the game's +1/0/-1."""
 
 
-AZ_RECIPES: dict[str, dict[str, Any]] = {
-    # Tic-tac-toe: exact labels first (alpha-beta to the end: depth 9), then PUCT self-play
-    # with 32 simulations and the 8 symmetries; every 2 iterations the network alone is walked
-    # against every opponent reply in both seats (best.pt: the fewest lines lost).
-    "az_tictactoe": {
-        "game": "tictactoe", "net": {"kind": "mlp", "hidden": [128, 128]}, "rule": "puct", "sims": 32,
-        "lanes": 64, "games_per_iteration": 64, "temperature_moves": 3, "symmetry": True, "buffer_size": 20_000,
-        "batch_size": 256, "train_steps": 40, "lr": 2e-3, "labels": 4000, "label_depth": 9, "label_steps": 800,
-        "iterations": 40, "max_seconds": 300.0, "eval_every": 2, "eval_opponents": ["alphabeta(depth=9)", "random"],
-        "eval_games": 20, "eval_openings": 1, "eval_exhaustive": True,
-    },
-    # Connect Four: ladder rounds (expert iteration on the network's own games, DAgger's rule)
-    # with depth-10 quiescence labels, and a 3 x 48 ResNet with line features (lines=4). The
-    # rounds' networks only choose which positions get labelled: at the end, 12,000 steps with
-    # the learning rate annealed to 0 train the run's initial weights afresh on the whole buffer
-    # (final_fresh), with both cores (learner_threads=2). A round is started only if it ends
-    # within the hour with the final steps' time kept. Its figures: docs/results/alphazero.md.
-    # The self-play settings below apply only with --iterations N after the rounds.
-    "az_connect_four": {
-        "game": "connect_four", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 4},
-        "rule": "puct", "sims": 32, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 6,
-        "full_search_prob": 0.5, "cheap_sims": 8, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
-        "train_steps": 200, "lr": 1e-3, "labels": 0, "label_depth": 10, "label_quiescence": True, "label_steps": 0,
-        "ladder_rounds": 30, "ladder_games": 400, "ladder_steps": 1000, "final_steps": 12_000, "final_fresh": True,
-        "learner_threads": 2, "iterations": 0,
-        "max_seconds": 3600.0, "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=4)"],
-        "eval_games": 40, "eval_openings": 2,
-    },
-    # Pentago: ladder rounds (as Connect Four's) with depth-3 labels (no quiescence: 6x cheaper)
-    # and a 3 x 48 ResNet with line features (lines=5). Its figures: docs/results/alphazero.md.
-    # The self-play settings below apply only with --iterations N after the rounds.
-    "az_pentago": {
-        "game": "pentago", "net": {"kind": "resnet", "blocks": 3, "channels": 48, "lines": 5}, "rule": "gumbel",
-        "sims": 16, "gumbel_k": 8, "lanes": 128, "games_per_iteration": 128, "temperature_moves": 8,
-        "full_search_prob": 0.5, "cheap_sims": 4, "symmetry": True, "buffer_size": 200_000, "batch_size": 256,
-        "train_steps": 100, "lr": 1e-3, "labels": 0, "label_depth": 3, "label_quiescence": False, "label_steps": 0,
-        "ladder_rounds": 40, "ladder_games": 400, "ladder_steps": 1000, "iterations": 0, "max_seconds": 3600.0,
-        "eval_every": 5, "eval_opponents": ["alphabeta(depth=2)", "alphabeta(depth=3)"], "eval_games": 40,
-        "eval_openings": 2,
-    },
-}
-"""Named AlphaZero settings (``zerosum train --algo alphazero --recipe NAME``)."""
-
-AZ_RECIPE_NOTES: dict[str, str] = {
-    "az_tictactoe": "AlphaZero tic-tac-toe: exact alpha-beta labels, then PUCT 32 sims, symmetries; never loses",
-    "az_connect_four": "AlphaZero Connect Four: ladder rounds on depth-10 quiescence labels, line features, "
-                       "a network trained afresh at the end (<= 60 min)",
-    "az_pentago": "AlphaZero Pentago: ladder rounds on depth-3 labels, line features (<= 60 min)",
-}
-"""One line per recipe for ``zerosum train --help``."""
-
-
-def describe_recipes() -> str:
-    """One line per recipe: its name and what it trains (for ``zerosum train --help``), the
-    AlphaZero recipes (``--algo alphazero``) too."""
-    notes = {**{name: RECIPE_NOTES.get(name, RECIPES[name]["game"]) for name in RECIPES}, **AZ_RECIPE_NOTES}
-    return "\n".join(f"  {name:<20} {notes[name]}" for name in sorted(notes))
-
-
-def recipe_base(table: dict[str, dict[str, Any]], name: str, overrides: dict[str, Any],
-                kind: str = "") -> dict[str, Any]:
-    """The fields of recipe ``name`` in ``table`` (PPO's or AlphaZero's: ``kind`` names it in the
-    error); ValueError for an unknown name or an override of the recipe's game."""
-    try:
-        base = table[name]
-    except KeyError:
-        raise ValueError(f"unknown {kind}recipe {name!r}; available: {', '.join(sorted(table))}") from None
-    if "game" in overrides and overrides["game"] != base["game"]:
-        raise ValueError(f"recipe {name!r} trains {base['game']}, not {overrides['game']}")
-    return base
-
-
 def recipe(name: str, **overrides: Any) -> Any:
     """The TrainConfig of a named recipe, with overrides (a ``game`` must be the recipe's)."""
-    from zerosum.training.config import TrainConfig
+    from zerosum.training.ppo.config import TrainConfig
 
     base = recipe_base(RECIPES, name, overrides)
     fields = {**base, **overrides}
@@ -226,7 +156,7 @@ def ensure_tictactoe_checkpoint(path: str | Path = "runs/tictactoe/model.zip", *
     zip_path, found = _existing_tictactoe(path)
     if found:
         return zip_path
-    from zerosum.training.train import train
+    from zerosum.training.ppo.train import train
 
     overrides: dict[str, Any] = {"seed": seed, "out": None, "verbose": verbose, "eval_every": 0, "eval_games": 0}
     if steps is not None:
@@ -252,7 +182,7 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
     if found:
         return zip_path
     from zerosum.agents.checkpoints import checkpoint_paths
-    from zerosum.training.train import train
+    from zerosum.training.ppo.train import train
 
     sidecar = checkpoint_paths(zip_path)[1]
     run = zip_path.parent / "tictactoe_run"
@@ -271,13 +201,9 @@ def ensure_never_losing_tictactoe(path: str | Path = "runs/tictactoe/best.zip", 
 
 
 __all__ = [
-    "AZ_RECIPES",
-    "AZ_RECIPE_NOTES",
     "RECIPES",
     "RECIPE_NOTES",
-    "describe_recipes",
     "ensure_never_losing_tictactoe",
     "ensure_tictactoe_checkpoint",
     "recipe",
-    "recipe_base",
 ]

@@ -1,6 +1,6 @@
 """What a training run depends on (:class:`TrainConfig`) and what it produced (:class:`TrainResult`).
 
-:func:`zerosum.training.train.train` runs one; both names are exported from :mod:`zerosum.training.train`
+:func:`zerosum.training.ppo.train.train` runs one; both names are exported from :mod:`zerosum.training.ppo`
 too. Importing this module loads neither torch nor stable-baselines3.
 """
 
@@ -10,13 +10,13 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from zerosum.agents.checkpoints import ALGOS
 from zerosum.agents.learned import OBS_FORMATS
 from zerosum.nets.errors import check_device_name
 from zerosum.training.opponents import PRIORITIES
-from zerosum.training.rundir import RESUMABLE
+from zerosum.training.options import Option, field_option
 from zerosum.training.single_agent import SEATS
 
 PPO_DEFAULTS: dict[str, Any] = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 1e-3,
@@ -28,15 +28,48 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
 """DQN's defaults, overridable through TrainConfig.algo_kwargs."""
 
 
+RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
+"""Settings that may differ between a run and its resumption (they do not change what is learned)."""
 ACTIVATIONS = ("tanh", "relu")
 """The hidden layers' activations TrainConfig.activation allows."""
 LR_SCHEDULES = ("constant", "linear")
 """The learning-rate schedules TrainConfig.lr_schedule allows."""
+VECS = ("dummy", "subproc", "zerosum")
+"""How TrainConfig.vec steps the envs."""
+CURRICULUM_METRICS = ("win", "score")
+"""What a curriculum counts (TrainConfig.curriculum_metric)."""
+STAGES: dict[str, tuple[str, ...]] = {
+    "game": ("game", "variant"),
+    "opponents": ("opponent", "opponent_weights", "opponent_priority", "curriculum", "threshold", "window",
+                  "curriculum_metric", "self_play", "pool_size", "snapshot_every", "base_prob", "exploiter"),
+    "envs": ("n_envs", "vec", "seat", "obs_format", "illegal_penalty", "random_opening", "symmetry"),
+    "model": ("algo", "net_arch", "activation", "algo_kwargs", "lr_schedule"),
+    "evaluation": ("eval_every", "eval_opponents", "eval_games", "eval_openings", "eval_exhaustive", "keep_best"),
+    "run": ("steps", "max_seconds", "seed", "threads", "device", "save_every", "out", "tensorboard", "log_every",
+            "verbose"),
+}
+"""TrainConfig's settings by the stage of a run that reads them (the groups of ``zerosum train --help``)."""
+ALGO_OPTIONS: dict[str, tuple[str, str, str]] = {
+    "lr": ("learning_rate", "float", "The learning rate."),
+    "n_steps": ("n_steps", "int", "PPO: steps per env per rollout."),
+    "batch_size": ("batch_size", "int", "Minibatch size."),
+    "n_epochs": ("n_epochs", "int", "PPO: epochs per rollout."),
+    "ent_coef": ("ent_coef", "float", "PPO: the entropy bonus."),
+    "gamma": ("gamma", "float", "The discount."),
+}
+"""Options that set one key of TrainConfig.algo_kwargs: flat name -> (key, kind, help)."""
 
 
 @dataclass
 class TrainConfig:
     """Everything a training run depends on (stored in the checkpoint's metadata)."""
+
+    ALGOS: ClassVar[tuple[str, ...]] = ALGOS
+    """The ``algo`` values of this method's runs (:mod:`zerosum.training.methods`)."""
+    RESUMABLE: ClassVar[tuple[str, ...]] = RESUMABLE
+    """The settings a resumed run may change (:func:`zerosum.training.rundir.check_out`)."""
+    CHECKPOINT: ClassVar[str] = "model.zip"
+    """The file a run needs to be resumed."""
 
     game: str = "tictactoe"
     """Game or env name."""
@@ -46,16 +79,16 @@ class TrainConfig:
     """Fixed opponent (agent spec), or a list: a mixture."""
     opponent_weights: list[float] | None = None
     """The mixture's weights (uniform by default)"""
-    opponent_priority: str | None = None
-    """``"learnable"`` or ``"hard"``: a mixture's (or self-play pool's) weights follow the learner's scores."""
-                                                 # follow the learner's scores
+    opponent_priority: str | None = field(default=None, metadata={"choices": PRIORITIES})
+    """``"learnable"`` (s(1-s)) or ``"hard"`` ((1-s)^2): a mixture's (or self-play pool's) weights follow
+    the learner's scores."""
     curriculum: list[str] | None = None
     """Opponents in order; overrides `opponent`."""
     threshold: float = 0.8
     """Curriculum: advance to the next opponent at this win rate over `window` episodes."""
     window: int = 500
     """Curriculum: the episodes the win rate is taken over (also opponent_priority's window)."""
-    curriculum_metric: str = "win"
+    curriculum_metric: str = field(default="win", metadata={"choices": CURRICULUM_METRICS})
     """``"win"`` (wins only) or ``"score"`` (a draw counts half)."""
     random_opening: float = 0.0
     """Chance that an episode starts with one random ply."""
@@ -69,7 +102,7 @@ class TrainConfig:
     """Self-play: learner steps between snapshots."""
     base_prob: float = 0.2
     """Self-play: chance of a fixed opponent instead."""
-    algo: str = "maskable_ppo"
+    algo: str = field(default="maskable_ppo", metadata={"choices": ALGOS})
     """``maskable_ppo``, ``ppo``, ``maskable_dqn`` or ``dqn``."""
     steps: int = 50_000
     """Learner steps to train for."""
@@ -77,21 +110,21 @@ class TrainConfig:
     """Stop earlier after this much training time."""
     n_envs: int = 8
     """Environments stepped together."""
-    vec: str = "dummy"
+    vec: str = field(default="dummy", metadata={"choices": VECS})
     """How the envs are stepped: "dummy" (in-process single-agent envs), "subproc" (one process each), or
     "zerosum": one compiled vector env (:func:`zerosum.envs.make_vec`), the opponents (mixtures, priorities,
     curricula, the exploiter), random openings and symmetries inside its step; not with ``self_play``."""
-    seat: int | str = "alternate"
+    seat: int | str = field(default="alternate", metadata={"kind": "str", "choices": SEATS})
     """The learner's seat: 0, 1, ``"alternate"`` or ``"random"``."""
-    obs_format: str = "flat"
+    obs_format: str = field(default="flat", metadata={"choices": OBS_FORMATS})
     """``"flat"`` (planes and mask in one vector) or ``"dict"``."""
     illegal_penalty: float = -1.0
     """The reward of an illegal action (unmasked algorithms; the episode ends)."""
     net_arch: tuple[int, ...] = (64, 64)
     """Hidden layer widths of the policy and value networks."""
-    activation: str = "tanh"
+    activation: str = field(default="tanh", metadata={"choices": ACTIVATIONS})
     """Hidden layers' activation: tanh (SB3's default) or relu."""
-    algo_kwargs: dict[str, Any] = field(default_factory=dict)
+    algo_kwargs: dict[str, Any] = field(default_factory=dict, metadata={"flag": "--algo-kwarg"})
     """Any other arguments of the SB3 algorithm (over PPO_DEFAULTS or DQN_DEFAULTS)."""
     seed: int = 0
     """The run's seed (SB3, the envs and the opponents)."""
@@ -106,7 +139,7 @@ class TrainConfig:
     """Agent specs the periodic evaluation plays."""
     eval_games: int = 50
     """Per opponent and seat."""
-    eval_openings: list[int] = field(default_factory=lambda: [0])
+    eval_openings: list[int] = field(default_factory=lambda: [0], metadata={"kind": "ints"})
     """Evaluate from these numbers of random plies."""
     eval_exhaustive: bool = False
     """Also walk every opponent move (small games: a proof)"""
@@ -114,7 +147,7 @@ class TrainConfig:
     """Mixture weight of an opponent aiming at the lines last found lost."""
     keep_best: bool = True
     """Save best.zip at the best periodic evaluation."""
-    lr_schedule: str = "constant"
+    lr_schedule: str = field(default="constant", metadata={"choices": LR_SCHEDULES})
     """``"constant"``, or ``"linear"``: the learning rate decays to 0 at ``steps``."""
     log_every: float = 15.0
     """Seconds between progress lines (verbose >= 1)"""
@@ -124,7 +157,7 @@ class TrainConfig:
     """The run's directory (None: write nothing)."""
     tensorboard: bool = True
     """When tensorboard is installed."""
-    verbose: int = 0
+    verbose: int = field(default=0, metadata={"kind": "count"})
     """0 quiet, 1 progress lines, 2 SB3's log too."""
 
     def __post_init__(self) -> None:
@@ -135,7 +168,7 @@ class TrainConfig:
             raise ValueError(f"obs_format={self.obs_format!r} is not allowed: one of {OBS_FORMATS}")
         if self.seat not in SEATS or isinstance(self.seat, bool):
             raise ValueError(f"seat={self.seat!r} is not allowed: one of {SEATS}")
-        if self.vec not in ("dummy", "subproc", "zerosum"):
+        if self.vec not in VECS:
             raise ValueError(f"vec={self.vec!r} is not allowed: 'dummy', 'subproc' or 'zerosum'")
         if self.vec == "zerosum" and self.self_play:
             raise ValueError("vec='zerosum' (the compiled vector env) does not take self_play: its snapshots join "
@@ -167,6 +200,15 @@ class TrainConfig:
                              f"one of {PRIORITIES} or None")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation={self.activation!r} is not allowed: one of {', '.join(ACTIVATIONS)}")
+
+    @classmethod
+    def options(cls) -> list[Option]:
+        """Every setting as a command-line option (:mod:`zerosum.training.options`), stage by stage;
+        ``lr``, ``n_steps``, ... set one key of ``algo_kwargs`` (:data:`ALGO_OPTIONS`)."""
+        out = [field_option(cls, name, name, stage) for stage, names in STAGES.items() for name in names
+               if name != "algo"]
+        return out + [Option(name, "model", kind, text, into="algo_kwargs", key=key)
+                      for name, (key, kind, text) in ALGO_OPTIONS.items()]
 
     def hyperparameters(self) -> dict[str, Any]:
         """The algorithm's settings in force (defaults plus overrides)."""
@@ -206,5 +248,31 @@ class TrainResult:
         """Learner steps per second of training (rollouts and updates; evaluation excluded)."""
         return self.steps / self.seconds if self.seconds else 0.0
 
+    def summary(self) -> dict[str, Any]:
+        """The run in a JSON object (``zerosum train --json``)."""
+        return {"checkpoint": str(self.checkpoint) if self.checkpoint else None, "steps": self.steps,
+                "seconds": round(self.seconds, 2), "steps_per_second": round(self.steps_per_second),
+                "eval_seconds": round(self.eval_seconds, 2), "training_outcomes": self.outcomes,
+                "final_eval": self.metadata.get("eval", []), "best": self.metadata.get("best")}
 
-__all__ = ["ACTIVATIONS", "DQN_DEFAULTS", "LR_SCHEDULES", "PPO_DEFAULTS", "TrainConfig", "TrainResult"]
+    def report(self) -> list[str]:
+        """The run in lines of text (what ``zerosum train`` prints)."""
+        meta = self.metadata
+        lines = [f"trained {meta.get('algo')} on {meta.get('game')} for {self.steps} steps in {self.seconds:.1f} s "
+                 f"({self.steps_per_second:,.0f} steps/s; evaluation {self.eval_seconds:.1f} s more)"]
+        lines += [f"  vs {row['opponent']:<24} seat {row['seat']}: {row['wins']} won, {row['draws']} drawn, "
+                  f"{row['losses']} lost of {row['games']}" for row in meta.get("eval", [])]
+        if self.checkpoint:
+            lines.append(f"checkpoint: {self.checkpoint}  (play it as \"ppo(path={self.checkpoint})\")")
+            best = meta.get("best")
+            if best:
+                walked = (f"{best['lines_lost']} of {best['lines']} lines lost against every opponent move, "
+                          if "lines_lost" in best else "")
+                lines.append(f"best: {self.checkpoint.with_name('best.zip')}  (evaluation at {best['steps']:,} "
+                             f"steps: {walked}{best['losses']} lost of {best['games']} games, mean score "
+                             f"{best['score']:.3f})")
+        return lines
+
+
+__all__ = ["ACTIVATIONS", "ALGOS", "ALGO_OPTIONS", "CURRICULUM_METRICS", "DQN_DEFAULTS", "LR_SCHEDULES", "PPO_DEFAULTS",
+           "RESUMABLE", "STAGES", "VECS", "TrainConfig", "TrainResult"]

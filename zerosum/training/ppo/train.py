@@ -1,6 +1,6 @@
 """Train a learner against search opponents with stable-baselines3 (reads top to bottom).
 
->>> from zerosum.training.train import TrainConfig, train
+>>> from zerosum.training.ppo.train import TrainConfig, train
 >>> result = train(TrainConfig(game="tictactoe", opponent="random", steps=50_000, out="runs/ttt"))  # doctest: +SKIP
 >>> result.checkpoint                                                                             # doctest: +SKIP
 PosixPath('runs/ttt/model.zip')
@@ -43,7 +43,7 @@ from zerosum.training.opponents import (
     Curriculum, FixedOpponent, MixedOpponent, OpponentSource, PrioritizedOpponents, SelfPlayPool,
 )
 from zerosum.training.rundir import TrainingSetupError, check_out
-from zerosum.training.config import DQN_DEFAULTS, PPO_DEFAULTS, TrainConfig, TrainResult
+from zerosum.training.ppo.config import DQN_DEFAULTS, PPO_DEFAULTS, TrainConfig, TrainResult
 from zerosum.training.single_agent import SingleAgentEnv, resolve_game
 
 
@@ -119,8 +119,11 @@ def make_model(cfg: TrainConfig, env: Any, tensorboard_dir: str | None) -> Any:
         start_lr = float(kwargs["learning_rate"])
         kwargs["learning_rate"] = lambda remaining: start_lr * remaining  # SB3 passes the fraction left, 1 -> 0
     policy_kwargs = {"net_arch": list(kwargs.pop("net_arch")), "activation_fn": _activation(kwargs.pop("activation"))}
-    return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
-               tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
+    try:
+        return cls(policy, env, policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device,
+                   tensorboard_log=tensorboard_dir, verbose=0, **kwargs)
+    except TypeError as exc:  # an algo_kwargs key the algorithm does not take
+        raise TrainingSetupError(f"algo_kwargs for {cfg.algo}: {exc}") from None
 
 
 def _tensorboard_available() -> bool:
@@ -173,7 +176,7 @@ def train(cfg: TrainConfig, *, resume: bool = False, overwrite: bool = False) ->
     resolve_device(cfg.device)  # SB3 would fall back to the CPU without a word
 
     from zerosum.agents.checkpoints import algo_class, save_checkpoint
-    from zerosum.training.callbacks import (
+    from zerosum.training.ppo.callbacks import (
         EvalCallback, OutcomeCallback, PeriodicSaveCallback, ProgressCallback, SelfPlayCallback, TimeLimitCallback,
     )
 
