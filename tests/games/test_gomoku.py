@@ -195,7 +195,7 @@ def test_the_env_docstring_table_matches_the_spaces():
 
 def reference_scan(g, s):
     """The windows, open threes and short cells of knowledge.scan, cell by cell in Python."""
-    n, k, wrap = g.size, g.connect, g.variant["wrap"]
+    n, cols, k, wrap = g.rows, g.columns, g.connect, g.variant["wrap"]
     grid = g.cells(s)
     windows = [[0] * (k + 1) for _ in range(2)]
     opens = [0, 0]
@@ -206,15 +206,15 @@ def reference_scan(g, s):
         for i in range(length):
             rr, cc = r + i * dr, c + i * dc
             if wrap:
-                rr, cc = rr % n, cc % n
-            elif not (0 <= rr < n and 0 <= cc < n):
+                rr, cc = rr % n, cc % cols
+            elif not (0 <= rr < n and 0 <= cc < cols):
                 return None
             out.append((rr, cc))
         return out
 
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
         for r in range(n):
-            for c in range(n):
+            for c in range(cols):
                 w = window(r, c, dr, dc, k)
                 if w is not None:
                     marks = [grid[rr][cc] for rr, cc in w]
@@ -224,7 +224,7 @@ def reference_scan(g, s):
                             windows[p][stones] += 1
                             if k - 1 - stones < 3:
                                 short[p][k - 1 - stones].update(cell for cell, m in zip(w, marks) if m == ".")
-                w = window(r, c, dr, dc, k + 1) if 3 <= k < n else None
+                w = window(r, c, dr, dc, k + 1) if k >= 3 and (k < n or not wrap) else None
                 if w is not None:
                     marks = [grid[rr][cc] for rr, cc in w]
                     for p, (mine, other) in enumerate((("X", "O"), ("O", "X"))):
@@ -235,7 +235,9 @@ def reference_scan(g, s):
 
 
 @pytest.mark.parametrize("variant", [{}, {"size": 9, "connect": 4}, {"size": 7, "connect": 4, "wrap": True},
-                                     {"size": 6, "connect": 6}, {"size": 8, "connect": 3, "wrap": True}])
+                                     {"size": 6, "connect": 6}, {"size": 8, "connect": 3, "wrap": True},
+                                     {"m": 9, "n": 4, "connect": 4}, {"m": 3, "n": 8, "connect": 5},
+                                     {"m": 19, "n": 5, "connect": 5}])
 def test_scan_equals_a_cell_by_cell_reference(variant):
     from zerosum.games.gomoku import knowledge
 
@@ -248,7 +250,7 @@ def test_scan_equals_a_cell_by_cell_reference(variant):
                 break
             legal = g.legal_actions(s)
             s = g.apply(s, int(legal[rng.integers(len(legal))]))
-        k, n = g.connect, g.size
+        k, n, cols = g.connect, g.rows, g.columns
         counts, opens, cells = np.zeros(2 * (k + 1), np.int64), np.zeros(2, np.int64), np.zeros(6 * n, np.int64)
         knowledge.scan(g.params, s, counts, opens, cells)
         windows, ref_opens, short = reference_scan(g, s)
@@ -256,7 +258,7 @@ def test_scan_equals_a_cell_by_cell_reference(variant):
         assert list(opens) == ref_opens, g.render(s)
         for p in (0, 1):
             for j in range(3):
-                got = {(r, c) for r in range(n) for c in range(n) if (int(cells[(3 * p + j) * n + r]) >> c) & 1}
+                got = {(r, c) for r in range(n) for c in range(cols) if (int(cells[(3 * p + j) * n + r]) >> c) & 1}
                 assert got == short[p][j], (p, j, g.render(s))
 
 
@@ -301,3 +303,83 @@ def test_zerosum_play_reads_h8_and_answers_help_and_hint():
     hint = re.search(r"^.*hint: ([a-o]\d+)\s", r.stdout, re.M)
     assert hint, r.stdout
     assert "action 112 (h8) is not legal here: h8 is taken by X" in r.stdout and "You left the game." in r.stdout
+
+
+# ---- rectangular boards: OpenSpiel's mnk (m columns, n rows, k = connect) ----------------------
+MNK = [({}, 8), ({"m": 7, "n": 4, "k": 4}, 60), ({"m": 3, "n": 6, "k": 3}, 80), ({"m": 9, "n": 5, "k": 5}, 40),
+       ({"m": 3, "n": 3, "k": 3}, 60)]
+
+
+def mnk(variant):
+    """The Gomoku of OpenSpiel's mnk ``variant`` (``k`` is ``connect``)."""
+    return make_game("gomoku", **{("connect" if name == "k" else name): v for name, v in variant.items()})
+
+
+@pytest.mark.parametrize(("variant", "games"), MNK)
+def test_mnk_cross_check(variant, games):
+    """Identical legal actions, board, player, terminal flag and returns at every step as
+    OpenSpiel's mnk, and its action names (``x(1,3)``) read as the same actions."""
+    pyspiel = pytest.importorskip("pyspiel")
+    g, game = mnk(variant), pyspiel.load_game("mnk", variant)
+    assert (game.num_distinct_actions(), game.max_game_length()) == (g.num_actions, g.max_game_length)
+    assert tuple(game.observation_tensor_shape()[1:]) == g.observation_shape[:2]
+
+    def same_board(s, os_state):
+        assert [row.lower() for row in g.cells(s)] == str(os_state).split()
+
+    def same_name(s, os_state, a):
+        assert g.string_to_action(os_state.action_to_string(a)) == a
+
+    report = compare_with_openspiel(g, game, games, seed=2611, check=same_board, check_action=same_name)
+    assert report.steps > games and set(report.outcomes) >= ({Outcome.P0_WINS, Outcome.P1_WINS} if variant else set())
+
+
+@pytest.mark.parametrize("variant", [{"m": 7, "n": 4, "connect": 4}, {"m": 3, "n": 8, "connect": 5, "anti": True}])
+def test_rectangles_conform(variant):
+    game = make_game("gomoku", **variant)
+    check_game(game, games=10, seed=3, env=False)
+    for name in game.heuristics:
+        check_heuristic(game, name, positions=20)
+
+
+def test_rectangle_names_render_and_positions():
+    g = make_game("gomoku", m=5, n=3, connect=3)
+    assert (g.rows, g.columns, g.num_actions, g.observation_shape, g.state_size) == (3, 5, 15, (3, 5, 3), 4)
+    assert [g.action_to_string(a) for a in (0, 4, 5, 14)] == ["a3", "e3", "a2", "e1"]
+    assert g.string_to_action("e1") == g.string_to_action("2,4") == g.string_to_action("x(2,4)") == 14
+    assert all(g.string_to_action(g.action_to_string(a)) == a for a in range(15))
+    for text in ("f1", "a4", "3,0", "0,5"):
+        with pytest.raises(IllegalActionError, match="write a column letter a-e and a row 1-3 .* rows 0-2 and "
+                                                     "columns 0-4"):
+            g.string_to_action(text)
+    s = play("a3 a1 b3 b1", g)
+    assert g.render(s).splitlines() == ["  a b c d e", "3 X X . . .", "2 . . . . .", "1 O O . . .", "X to move"]
+    assert np.array_equal(g.position(g.cells(s)), s)
+    s = g.apply(s, g.string_to_action("c3"))
+    assert g.outcome(s) == Outcome.P0_WINS and np.array_equal(g.position(g.cells(s)), s)
+    assert (make_game("gomoku", size=9, m=4).rows, make_game("gomoku", size=9, n=4).columns) == (9, 9)
+
+
+@pytest.mark.parametrize(("bad", "match"), [
+    ({"size": 1}, r"size=1 is not allowed: an int from 5 to 19 with connect=5 \(a line of 5 must fit"),
+    ({"size": 4, "connect": 5}, r"size=4 is not allowed: an int from 5 to 19 with connect=5"),
+    ({"m": 3, "n": 4}, r"n=4 is not allowed: an int from 5 to 19 with connect=5"),
+    ({"m": 3, "n": 2, "connect": 4}, r"connect=4 is not allowed: an int from 1 to 3 \(the longer side of the board\) "
+                                     r"with m=3, n=2"),
+    ({"m": 4, "n": 5, "wrap": True}, r"wrap=True is not allowed: False on a board that is not square \(m=4, n=5\)"),
+    ({"m": 20}, "m=20 is not allowed: an int from 1 to 19, or None"),
+    ({"n": 0}, "n=0 is not allowed"),
+    ({"k": 3}, "unknown name 'k'"),
+])
+def test_bad_rectangles(bad, match):
+    with pytest.raises(VariantError, match=match):
+        make_game("gomoku", **bad)
+
+
+def test_the_env_blames_the_parameter_passed():
+    with pytest.raises(VariantError, match=r"^size=1 is not allowed: an int from 5 to 19 with connect=5"):
+        gomoku_v0.env(size=1)
+    env = gomoku_v0.env(m=6, n=4, connect=4, render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.observation_space("player_0")["observation"].shape == (4, 6, 3) and env.action_space("player_0").n == 24
+    assert env.render().shape[:2] == (4 * 32, 6 * 32)

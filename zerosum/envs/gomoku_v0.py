@@ -10,24 +10,28 @@
 | Observation shape  | (15, 15, 3)                            |
 | Observation values | [0, 1]                                 |
 
-(The table is for the default 15x15 board; the shapes follow `size`.)
+(The table is for the default 15x15 board; the shapes follow `size`, or `n` rows and `m`
+columns.)
 
 Two players take turns placing a stone on an empty cell; `player_0` (X, black) moves
 first. The first to make a line of five or more stones (row, column or diagonal) wins; a
 full board without one is a draw. The rules, parameters, actions and observation planes
 are OpenSpiel's `gomoku`, equal to it at every step of random games
-(tests/games/test_gomoku.py).
+(tests/games/test_gomoku.py); with `m` columns and `n` rows, OpenSpiel's `mnk` (m,n,k-games,
+`connect` for k), equal to it too.
 
-**Observation.** A dict: `observation` is an int8 array (size, size, 3) from the
+**Observation.** A dict: `observation` is an int8 array (size, size, 3) (n, m, 3 on a
+rectangle) from the
 observer's side, indexed [row, col, plane] with row 0 at the top: plane 0 the observer's
 stones, plane 1 the opponent's, plane 2 all ones when the observer is to move (for
 `player_0` these are OpenSpiel's three planes: black, white, black to move).
 `action_mask` is an int8 vector of size*size, all zeros for the agent not to move.
 
-**Actions.** `action = row*size + col`, row 0 at the top (OpenSpiel's row-major cell).
+**Actions.** `action = row*size + col` (`row*m + col` on a rectangle), row 0 at the top
+(OpenSpiel's row-major cell).
 Readable names (the CLI) are the column letter and the row counted from 1 at the
-bottom, so the centre of the 15x15 board, action 112, is `h8`; OpenSpiel's `7,7` reads
-too::
+bottom, so the centre of the 15x15 board, action 112, is `h8`; OpenSpiel's `7,7` (and
+`mnk`'s `x(7,7)`) reads too::
 
              a   b   c  ...   h  ...   o
         15   0   1   2  ...   7  ...  14     row 0 (the top)
@@ -43,11 +47,15 @@ too::
 
 **Variants.** OpenSpiel's parameters except `dims` (boards of more dimensions): `size`
 (int 1..19, default 15: the side of the board; 19 is the Go board), `connect` (int 1 to
-`size`, default 5: stones in a row that win; an overline wins too), `anti` (default
-False; True: the player who makes a line loses) and `wrap` (default False; True: the
-board is a torus, lines run over the edges). Example: `gomoku_v0.env(size=9,
-connect=4)`. A `connect` larger than the board is refused (`VariantError: connect=16 is
-not allowed: an int from 1 to 15 ...`).
+the longer side, default 5: stones in a row that win; an overline wins too), `anti`
+(default False; True: the player who makes a line loses) and `wrap` (default False; True:
+the board is a torus, lines run over the edges; square boards only). From OpenSpiel's
+`mnk`: `m` and `n` (int 1..19, default `size`), the columns and rows of a rectangular
+board; `gomoku_v0.env(m=7, n=6, connect=4)` is `mnk` with m=7, n=6, k=4. Example:
+`gomoku_v0.env(size=9, connect=4)`. A line that cannot fit is refused, naming what was
+passed: `connect=16` on the standard board (`VariantError: connect=16 is not allowed: an
+int from 1 to 15 ...`), `size=1` with the default five (`VariantError: size=1 is not
+allowed: an int from 5 to 19 with connect=5 ...`).
 
 **Heuristics** (for alpha-beta; `zerosum.games.gomoku.knowledge`). Every line is cut into
 windows of `connect` cells; a window holding stones of one side only can still become
@@ -112,14 +120,14 @@ NAME = "gomoku_v0"
 def draw(game: Gomoku, state: np.ndarray, cell: int = 32) -> np.ndarray:
     """A Go-style board: lines through the cells' centres, stones on the crossings (dark
     for X, light for O), row 0 at the top."""
-    n = game.size
+    rows, cols = game.rows, game.columns
     pad = cell // 2
-    img, pen = canvas(n * cell, n * cell)
-    far = pad + (n - 1) * cell
-    for i in range(n):
-        at = pad + i * cell
-        pen.line((pad, at, far, at), fill=LINE, width=2)
-        pen.line((at, pad, at, far), fill=LINE, width=2)
+    img, pen = canvas(cols * cell, rows * cell)
+    right, bottom = pad + (cols - 1) * cell, pad + (rows - 1) * cell
+    for r in range(rows):
+        pen.line((pad, pad + r * cell, right, pad + r * cell), fill=LINE, width=2)
+    for c in range(cols):
+        pen.line((pad + c * cell, pad, pad + c * cell, bottom), fill=LINE, width=2)
     for r, row in enumerate(game.cells(state)):
         for c, ch in enumerate(row):
             if ch != ".":

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from zerosum.games.gomoku.rules import (
-    DIRECTIONS, P_ANTI, P_CONNECT, P_FULL_ROW, P_SIZE, P_WORDS, P_WRAP, legal, row_bits,
+    DIRECTIONS, P_ANTI, P_COLS, P_CONNECT, P_FULL_ROW, P_ROWS, P_WORDS, P_WRAP, legal, row_bits,
 )
 from zerosum.games.kit import (
     FORCING, HEURISTIC, HEURISTIC_LIMIT, ORDER, F64Array, Heuristic, I64Array, Params, State, helper, kernel, popcount,
@@ -60,11 +60,11 @@ _ORDER_THEIRS = np.array([1e5, 1e3, 10.0])
 def shift_cols(x: int, m: int, params: Params) -> int:  # pragma: no cover - compiled
     """Row bits ``x`` moved so that bit ``c`` of the result is bit ``c + m`` of ``x`` (round
     the row on a ``wrap`` board, else what falls off is lost)."""
-    size = params[P_SIZE]
+    cols = params[P_COLS]
     full = params[P_FULL_ROW]
     if params[P_WRAP]:
-        mm = m % size
-        return ((x >> mm) | (x << (size - mm))) & full if mm else x
+        mm = m % cols
+        return ((x >> mm) | (x << (cols - mm))) & full if mm else x
     return x >> m if m >= 0 else (x << -m) & full
 
 
@@ -74,8 +74,10 @@ def starts_mask(params: Params, dc: int, length: int) -> int:  # pragma: no cove
     full = params[P_FULL_ROW]
     if params[P_WRAP] or dc == 0:
         return full
+    if length > params[P_COLS]:
+        return 0
     if dc > 0:
-        return (1 << (params[P_SIZE] - length + 1)) - 1
+        return (1 << (params[P_COLS] - length + 1)) - 1
     return full ^ ((1 << (length - 1)) - 1)
 
 
@@ -105,9 +107,10 @@ def scan(params: Params, s: State, windows: I64Array, opens: I64Array,
     time, four directions): ``windows[p*(k+1) + n]`` counts the windows with ``n`` stones of
     ``p`` and none of the other, ``opens[p]`` the open threes of ``p`` (windows of k+1 cells,
     both ends empty, k-2 stones of ``p`` inside and none of the other), and ``cells[(3*p +
-    j)*size + row]`` marks, row by row, the empty cells of ``p``'s windows of k-1-j stones
+    j)*rows + row]`` marks, row by row, the empty cells of ``p``'s windows of k-1-j stones
     (j = 0: the cells that win, 1: that make a four, 2: that make a three)."""
-    size = params[P_SIZE]
+    size = params[P_ROWS]  # the rows of the board (a row's columns are the bits of a word)
+    cols = params[P_COLS]
     k = params[P_CONNECT]
     wrap = params[P_WRAP]
     rows = np.empty(2 * size, np.int64)
@@ -120,9 +123,12 @@ def scan(params: Params, s: State, windows: I64Array, opens: I64Array,
         bits += 1
     for d in range(4):
         dr, dc = DIRECTIONS[d]
+        along = cols if dr == 0 else size if dc == 0 else min(size, cols)  # the most cells a line here has
+        if k > along:
+            continue
         last = size if wrap or dr == 0 else size - k + 1
         whole = starts_mask(params, dc, k)
-        open_ = starts_mask(params, dc, k + 1) if k >= 3 and k + 1 <= size else 0
+        open_ = starts_mask(params, dc, k + 1) if k >= 3 and k + 1 <= along else 0
         for r in range(last):
             for j in range(20):
                 planes[j] = 0
@@ -190,7 +196,7 @@ def clip(v: float, limit: float) -> float:  # pragma: no cover - compiled
 @helper
 def wins_of(params: Params, cells: I64Array, p: int) -> int:  # pragma: no cover - compiled
     """How many empty cells give ``p`` a line."""
-    size = params[P_SIZE]
+    size = params[P_ROWS]
     n = 0
     for r in range(size):
         n += popcount(cells[3 * p * size + r])
@@ -203,7 +209,7 @@ def windows(params: Params, s: State, player: int) -> float:  # pragma: no cover
     k = params[P_CONNECT]
     counts = np.zeros(2 * (k + 1), np.int64)
     opens = np.zeros(2, np.int64)
-    cells = np.zeros(6 * params[P_SIZE], np.int64)
+    cells = np.zeros(6 * params[P_ROWS], np.int64)
     scan(params, s, counts, opens, cells)
     v = clip(window_score(params, counts), HEURISTIC_LIMIT)
     if params[P_ANTI]:  # a line loses
@@ -217,7 +223,7 @@ def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover
     k = params[P_CONNECT]
     counts = np.zeros(2 * (k + 1), np.int64)
     opens = np.zeros(2, np.int64)
-    cells = np.zeros(6 * params[P_SIZE], np.int64)
+    cells = np.zeros(6 * params[P_ROWS], np.int64)
     scan(params, s, counts, opens, cells)
     me = s[2 * params[P_WORDS] + 1] & 1  # the side to move
     if params[P_ANTI]:  # a line loses: fewer and shorter windows are better
@@ -239,7 +245,8 @@ def threats(params: Params, s: State, player: int) -> float:  # pragma: no cover
 def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -> None:  # pragma: no cover
     """The mover's winning cells first, then blocks of the opponent's, cells that make the
     mover's fours, block the opponent's, make threes, then cells next to stones."""
-    size = params[P_SIZE]
+    size = params[P_ROWS]
+    cols = params[P_COLS]
     k = params[P_CONNECT]
     counts = np.zeros(2 * (k + 1), np.int64)
     opens = np.zeros(2, np.int64)
@@ -256,8 +263,8 @@ def order(params: Params, s: State, moves: I64Array, n: int, scores: F64Array) -
             if params[P_WRAP] or 0 <= rr < size:
                 near[rr % size] |= spread
     for i in range(n):
-        r = moves[i] // size
-        c = moves[i] % size
+        r = moves[i] // cols
+        c = moves[i] % cols
         v = 0.0
         for j in range(3):
             v += _ORDER_OWN[j] * ((cells[(3 * me + j) * size + r] >> c) & 1)
@@ -272,7 +279,8 @@ def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover
     n = legal(params, s, out)
     if n == 0:
         return 0
-    size = params[P_SIZE]
+    size = params[P_ROWS]
+    cols = params[P_COLS]
     k = params[P_CONNECT]
     counts = np.zeros(2 * (k + 1), np.int64)
     opens = np.zeros(2, np.int64)
@@ -288,7 +296,7 @@ def forcing(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover
     m = 0
     for i in range(n):
         a = out[i]
-        if (cells[row + a // size] >> (a % size)) & 1:
+        if (cells[row + a // cols] >> (a % cols)) & 1:
             out[m] = a
             m += 1
     return m
