@@ -200,6 +200,9 @@ class Lanes:
         """int64 ``(num_envs, 16)``: per lane, the opponent's moves in the last step or reset, in order,
         -1 where a new episode began; the first ``count[i]`` entries (at most 16) hold them."""
         self.count = np.zeros(n, np.int64)
+        self.last_actions = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: the learner's actions of the last step, as the compiled step read them
+        (whatever dtype or shape ``(num_envs, 1)`` they were given in)."""
         """int64 ``(num_envs,)``: how many entries each lane logged in the last call (``log`` keeps the first 16)."""
         self.err = np.zeros(3, np.int64)
         """int64 ``(3,)``: the last compiled call's error as code, lane, value (code 0 none, 1 an illegal
@@ -282,26 +285,23 @@ class Lanes:
                 a = a[:, 0]
             else:
                 raise VectorEnvError(f"actions must have shape ({self.n},), one per lane; got shape {a.shape}")
-        if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.array_equal(a, np.floor(a)) and np.isfinite(a).all():
-                a = a.astype(np.int64)
-            else:
-                bad = int(np.flatnonzero(a != np.floor(a))[0]) if a.dtype.kind == "f" else 0
-                raise VectorEnvError(f"actions must be integers; got dtype {a.dtype} (lane {bad}: {a[bad]!r})")
-        if a.dtype != np.int64 or not a.flags.c_contiguous or not a.flags.writeable:
-            a = np.array(a, np.int64, order="C")  # one array type for the compiled step (read-only is another)
-        out = (a < 0) | (a >= self.num_actions)
+        if a.dtype.kind not in "iu" and not (a.dtype.kind == "f" and np.array_equal(a, np.floor(a))):
+            bad = int(np.flatnonzero(a != np.floor(a))[0]) if a.dtype.kind == "f" else 0
+            raise VectorEnvError(f"actions must be integers; got dtype {a.dtype} (lane {bad}: {a[bad]!r})")
+        out = (a < 0) | (a >= self.num_actions)  # in the given dtype: a uint64 or a float would wrap in int64
         if out.any():
             lane = int(np.flatnonzero(out)[0])
-            raise VectorEnvError(f"lane {lane}: action {int(a[lane])} is out of range: "
+            raise VectorEnvError(f"lane {lane}: action {a[lane].item()!r} is out of range: "
                                  f"0 to {self.num_actions - 1} is allowed")
+        if a.dtype != np.int64 or not a.flags.c_contiguous or not a.flags.writeable:
+            a = np.array(a, np.int64, order="C")  # one array type for the compiled step (read-only is another)
         return a
 
     def step(self, actions: Any) -> None:
         """Every lane's learner action, the opponents' replies, the rewards and restarts."""
         if not self.started:
             raise VectorEnvError("step() before reset(): call reset() first")
-        a = self.actions(actions)
+        a = self.last_actions = self.actions(actions)
         self.episode_seat[:] = self.learner  # what a lane that finishes in this step played
         self.episode_comp[:] = self.comp
         self.episode_sym[:] = self.sym

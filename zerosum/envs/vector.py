@@ -188,7 +188,7 @@ class ZerosumVectorEnv(VectorEnv):
             info["outcome"], info["_outcome"] = outcome, ended.copy()
             illegal = lanes.outcome == 4
             if illegal.any():
-                info["illegal_action"] = np.where(illegal, actions, 0).astype(np.int64)
+                info["illegal_action"] = np.where(illegal, lanes.last_actions, 0)
                 info["_illegal_action"] = illegal
             if lanes.mode == "same_step":
                 final = np.full(self.num_envs, None, dtype=object)

@@ -87,7 +87,7 @@ class ZerosumSB3VecEnv(VecEnv):
                 info["seat"] = int(lanes.episode_seat[i])
                 info["opponent"] = lanes.opponents.names[int(lanes.episode_comp[i])]
                 if code == 4:
-                    info["illegal_action"] = int(np.asarray(self._actions).reshape(-1)[i])
+                    info["illegal_action"] = int(lanes.last_actions[i])
         return lanes.observations(), lanes.rewards.astype(np.float32), dones, infos
 
     def close(self) -> None:
