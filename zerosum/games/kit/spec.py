@@ -56,10 +56,20 @@ class GameSpec:
 
 
 def check_action(action: Any, num_actions: int) -> int:
-    """``action`` as an int in [0, num_actions); IllegalActionError naming what is allowed."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(
-            f"an action is an int in [0, {num_actions}); got {action!r} of type {type(action).__name__}")
+    """``action`` as an int in [0, num_actions); IllegalActionError naming what is allowed.
+
+    What a ``Discrete(num_actions)`` space contains is accepted, as PettingZoo's envs accept it: a
+    Python int, a numpy integer, or a 0-d integer array (a policy's ``argmax``, an action pipe's
+    element). Bools, floats, strings and arrays of another shape are refused."""
+    if action.__class__ is not int:  # a plain int is the common case: one comparison
+        if isinstance(action, np.ndarray):
+            if action.ndim != 0 or action.dtype.kind not in "iu":
+                raise IllegalActionError(
+                    f"an action is an int in [0, {num_actions}) or a 0-d integer array; got {action!r} "
+                    f"(shape {action.shape}, dtype {action.dtype})")
+        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"an action is an int in [0, {num_actions}); got {action!r} of type {type(action).__name__}")
     a = int(action)
     if not 0 <= a < num_actions:
         raise IllegalActionError(f"action {a} is out of range: actions are ints in [0, {num_actions})")
