@@ -7,6 +7,8 @@ A spec is a name with optional keyword arguments::
     mcts(sims=500, rollout=greedy)
     alphazero(path=runs/c4/net.pt, sims=64)
     perfect_nim
+    stockfish(nodes=20000)        # outside engines, where installed (zerosum.agents.engines)
+    gnugo(level=5)
 
 Option values follow the one value grammar of :mod:`zerosum.values`: ints, floats,
 booleans (on/off, true/false, yes/no), ``none``, lists in brackets (``[64, 64]``), bare
@@ -23,6 +25,7 @@ from collections.abc import Callable
 
 from zerosum.agents.alphazero import alphazero_agent  # light: torch loads only with a checkpoint
 from zerosum.agents.base import Agent, RandomAgent
+from zerosum.agents.engines import GnuGoAgent, StockfishAgent
 from zerosum.agents.human import HumanAgent
 from zerosum.agents.learned import learned_agent  # light: torch/SB3 load only with a checkpoint
 from zerosum.agents.noisy import NoisyAgent
@@ -45,6 +48,8 @@ BUILT_IN: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {
     "noisy": (NoisyAgent, ("base", "epsilon")),
     "solved": (SolvedAgent, ("max_states",)),
     "alphazero": (alphazero_agent, ("path", "sims", "rule", "c_puct", "temperature", "device", "leaves")),
+    "stockfish": (StockfishAgent, ("nodes", "skill", "path")),  # chess, Debian's stockfish
+    "gnugo": (GnuGoAgent, ("level", "path")),  # Go, Debian's gnugo
 }
 """The built-in agent kinds: kind -> (its class or factory, the options it accepts)."""
 

@@ -110,7 +110,7 @@ def _build(args: argparse.Namespace, argv: list[str]) -> int:
     lad = build_ladder(game, rungs, games=args.games, reach=args.reach, seed=args.seed, opening_plies=openings,
                        workers=args.workers, backend=args.backend, address=args.address,
                        store_path=folder / "ladder.sqlite", command=command, bootstrap=args.bootstrap,
-                       progress=progress)
+                       progress=progress, note=lambda text: print(text, file=sys.stderr))
     print(lad.table())
     print(f"wrote {save_ladder(lad, out)}")
     return 0

@@ -27,6 +27,7 @@ import numpy as np
 
 from zerosum import __version__
 from zerosum.agents.checkpoints import jsonable_variant
+from zerosum.agents.engines import EngineNotFound
 from zerosum.evaluation.backends import make_backend
 from zerosum.evaluation.match import random_opening
 from zerosum.evaluation.ratings import bootstrap_fixed
@@ -47,18 +48,27 @@ and each fourfold budget is roughly one more ply."""
 RUNGS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
                   "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=9)"),
-    "nim": ("random", "mcts(sims=4)", "mcts(sims=16)", "alphabeta(depth=1)", "alphabeta(depth=2)",
-            "alphabeta(depth=3)", "alphabeta(depth=4)", "perfect_nim"),
+    # alphabeta(depth=1) already plays Nim perfectly (the nim-sum heuristic is exact): the rungs between
+    # the searches and perfect play are perfect play with a share of random moves
+    "nim": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "noisy(base=perfect_nim, epsilon=0.6)",
+            "noisy(base=perfect_nim, epsilon=0.4)", "noisy(base=perfect_nim, epsilon=0.2)",
+            "noisy(base=perfect_nim, epsilon=0.1)", "perfect_nim"),
     "connect_four": ("random", "mcts(sims=4)", "mcts(sims=16)", "alphabeta(depth=1)", "mcts(sims=64)",
                      "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=4)", "alphabeta(depth=5)",
                      "alphabeta(depth=6)", "alphabeta(depth=7)"),
+    # outside engines are rungs where installed (Debian's stockfish and gnugo); a build without them says so
+    "chess": ("random", "mcts(sims=16)", "alphabeta(depth=1)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)",
+              "alphabeta(nodes=16000)", "alphabeta(nodes=64000)", "stockfish(nodes=1000, skill=0)",
+              "stockfish(nodes=1000, skill=5)", "stockfish(nodes=1000)", "stockfish(nodes=10000)"),
+    "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
+           "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
 }
 """The built-in games' rungs, weakest first (others use :data:`GENERIC_RUNGS` or the game's ``ladder_rungs``)."""
 
 
-OPENINGS: dict[str, int] = {"tictactoe": 1, "nim": 0}
+OPENINGS: dict[str, int] = {"tictactoe": 1}
 """Random plies opening each pair of games where a game needs other than 2: one random move of tic-tac-toe
-still leaves a drawn game, two can hand a won one to a side; Nim's openings are its piles."""
+still leaves a drawn game, two can hand a won one to a side."""
 
 
 def default_rungs(game: Game) -> tuple[str, ...]:
@@ -126,8 +136,10 @@ def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int
 def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int = 100, reach: int = 2,
                  seed: int = 0, opening_plies: int = 2, workers: int = 1, backend: str = "process",
                  address: str | None = None, store_path: str | Path, command: str = "",
-                 bootstrap: int = 1000, progress: Callable[[int, int], None] | None = None) -> Ladder:
-    """Play the ladder's games not yet in ``store_path`` and fit it (see the module)."""
+                 bootstrap: int = 1000, progress: Callable[[int, int], None] | None = None,
+                 note: Callable[[str], None] = print) -> Ladder:
+    """Play the ladder's games not yet in ``store_path`` and fit it (see the module). A rung whose outside
+    engine is not installed is left out, with a ``note`` saying so."""
     from zerosum.agents import make_agent
 
     specs = list(rungs or default_rungs(game))
@@ -140,11 +152,16 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
         raise LadderError(f"games a pair is an even int >= 2 (seats alternate in pairs of games); got {games}")
     if reach < 1:
         raise LadderError(f"reach is an int >= 1 (how many neighbours on each side a rung plays); got {reach}")
-    for spec in specs:
+    for spec in list(specs):
         try:
             make_agent(spec, rng=0).prepare(game)
+        except EngineNotFound as exc:
+            note(f"note: leaving out the rung {spec!r}: {exc}")
+            specs.remove(spec)
         except Exception as exc:  # noqa: BLE001 - any failure to build is the caller's input
             raise LadderError(f"rung {spec!r} cannot play {game.name}: {exc}") from None
+    if len(specs) < 2:
+        raise LadderError(f"a ladder needs two rungs or more; left: {specs}")
     pairs = ladder_pairs(len(specs), reach)
     variant = jsonable_variant(game.variant)
     # games a pair is not in the fingerprint: game k of a pair is the same whatever the total, so a
