@@ -11,14 +11,22 @@ For each ladder in zerosum/evaluation/ladders/:
 - consistency: the middle rung placed again as if it were new, with seeds the build never used
   (``zerosum.rate(spec, game, games=N, seed=1000)``): does it land within its own interval?
 - placement time: that placement's wall time here (target: 15 minutes for a 0.1 s-a-move agent).
+
+``--place`` instead places each game's ``default_opponent`` and the model zoo's networks (alone
+and with 64 simulations) on the shipped ladders and writes ``docs/results/placements.json``,
+which the Ratings page shows, each entry with the command that measures it again:
+
+    python bench/ladders.py --place --only tictactoe,connect_four
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("ZEROSUM_TIER", "auto")  # placements load the games' own copies as they compile
 
@@ -28,6 +36,34 @@ from _report import emit, headline
 from zerosum.evaluation.placement import rate
 from zerosum.evaluation.ratings import expected_score
 from zerosum.evaluation.scale import Ladder, ladder, shipped
+from zerosum.games import make_game
+
+PLACEMENTS = Path(__file__).resolve().parents[1] / "docs" / "results" / "placements.json"
+ZOO = Path(__file__).resolve().parents[1] / "zerosum" / "nets" / "zoo"
+
+
+def agents_to_place(game: str) -> list[str]:
+    """The game's default opponent, and its zoo network alone and with 64 simulations where one ships."""
+    out = [make_game(game).default_opponent]
+    if (ZOO / f"{game}.pt").exists():
+        out += [f"alphazero(path=zoo:{game}, sims=0)", f"alphazero(path=zoo:{game}, sims=64)"]
+    return out
+
+
+def place_all(games: list[str], n: int) -> None:
+    """Place every agent of :func:`agents_to_place` and merge the results into PLACEMENTS."""
+    rows = json.loads(PLACEMENTS.read_text()) if PLACEMENTS.exists() else []
+    for game in games:
+        for spec in agents_to_place(game):
+            t0 = time.perf_counter()
+            r = rate(spec, game, games=n, seed=0)
+            command = f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}'
+            row = {"game": game, "agent": spec, **{k: r.as_dict()[k] for k in ("elo", "low", "high", "beyond",
+                                                                                 "games", "cost")},
+                   "seconds": round(time.perf_counter() - t0, 1), "command": command}
+            rows = [x for x in rows if (x["game"], x["agent"]) != (game, spec)] + [row]
+            print(json.dumps(row), flush=True)
+    PLACEMENTS.write_text(json.dumps(sorted(rows, key=lambda x: (x["game"], x["agent"])), indent=1) + "\n")
 
 
 def calibration(lad: Ladder) -> tuple[float | None, int]:
@@ -50,8 +86,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="games of the consistency placement (200)")
     ap.add_argument("--only", default="", help="comma-separated games (default: every shipped ladder)")
     ap.add_argument("--no-placement", action="store_true", help="the ladders' own figures only")
+    ap.add_argument("--place", action="store_true", help="place the default opponents and zoo networks instead")
     args = ap.parse_args()
     games = [g for g in args.only.split(",") if g] or shipped()
+    if args.place:
+        place_all(games, args.games)
+        return
     rows, heads = [], []
     for name in games:
         lad = ladder(name)

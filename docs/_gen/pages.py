@@ -3,6 +3,7 @@
 - ``games/<env>.md``: one page per environment, the env module's docstring (its one source)
   with the board it renders (``rgb_array``, drawn here) at the start and in a midgame;
 - ``games/index.md``: one line and one picture per game;
+- ``results/ratings.md``: the rated ladders zerosum ships (docs/_gen/ratings.py);
 - ``reference/*.md``: the API reference, one page per module that has an ``__all__``, every
   name in it (a name exported by several modules is documented once and linked elsewhere).
 """
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "docs" / "figures"
 sys.path.insert(0, str(Path(__file__).parent))
 from api import canonical, page_of, public_names, reference_modules  # noqa: E402 - the site's own helpers
+from ratings import ratings_page  # noqa: E402 - the site's own helpers
 
 BUILT_IN = ("tictactoe_v0", "connect_four_v0", "nim_v0", "pentago_v0", "nine_mens_morris_v0", "halma_v0",
             "othello_v0", "hex_v0", "breakthrough_v0", "checkers_v0", "gomoku_v0", "chess_v0",
@@ -277,6 +279,7 @@ def changelog_page() -> None:
 
 
 env_pages()
+ratings_page()
 reference_pages()
 cli_page()
 changelog_page()

@@ -1,0 +1,108 @@
+"""The Ratings page (``results/ratings.md``), made at build time from the ladder files zerosum ships.
+
+Per game: a plot of Elo against cost (nodes or simulations a move, and the time a move measured
+where the ladder was built), one line per agent family; the rungs with their intervals; the pair
+table; how the ladder was built and the command that rebuilds it. Then the placements of
+``docs/results/placements.json`` (each with the command that measured it), as a method x game table.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import mkdocs_gen_files
+
+from zerosum.evaluation.scale import Ladder, families, ladder, shipped
+
+PLACEMENTS = Path(__file__).resolve().parents[1] / "results" / "placements.json"
+
+
+def plot(lad: Ladder) -> bytes:
+    """Elo against nodes a move and against seconds a move (log scales), one line per family."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    for family, rungs in families(lad.rungs).items():
+        for ax, key in zip(axes, ("nodes_per_move", "seconds_per_move")):
+            pts = [(getattr(r, key), r) for r in rungs if getattr(r, key)]
+            if not pts:
+                continue
+            xs = [x for x, _ in pts]
+            ax.errorbar(xs, [r.elo for _, r in pts], yerr=[[r.elo - r.low for _, r in pts],
+                                                           [r.high - r.elo for _, r in pts]],
+                        marker="o", capsize=3, label=family)
+    axes[0].set_xlabel("nodes (or simulations) a move")
+    axes[1].set_xlabel(f"seconds a move ({lad.built.get('machine', 'the build machine')})")
+    axes[0].set_ylabel("Elo above random")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"{lad.game}: the ladder's rungs (random is 0)", fontsize=10)
+    fig.tight_layout()
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=80)
+    plt.close(fig)
+    return out.getvalue()
+
+
+def game_section(lad: Ladder) -> list[str]:
+    """One game's part of the page."""
+    b = lad.built
+    with mkdocs_gen_files.open(f"results/img/ratings_{lad.game}.png", "wb") as f:
+        f.write(plot(lad))
+    lines = [f"## {lad.game}", "", f"![{lad.game}: Elo against cost](img/ratings_{lad.game}.png)", "",
+             f"`{lad.env}`, {len(lad.rungs)} rungs, top {lad.top.elo:.0f} Elo above random. Built {b.get('date')} "
+             f"by zerosum {b.get('zerosum')} on {b.get('machine')} in {b.get('seconds')} s: "
+             f"{b.get('games_per_pair')} games a pair, each rung against its {b.get('reach')} nearest neighbours "
+             f"on each side, {b.get('opening_plies')}-ply paired openings, seats alternating, seed {b.get('seed')}. "
+             f"Rebuild: `{b.get('command')}`.", "",
+             "| rung | Elo | 95% interval | nodes a move | s a move |", "|---|--:|--:|--:|--:|"]
+    for r in lad.rungs:
+        nodes = f"{r.nodes_per_move:,.0f}" if r.nodes_per_move is not None else "-"
+        lines.append(f"| `{r.spec}` | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | {nodes} | "
+                     f"{r.seconds_per_move:.4f} |")
+    lines += ["", "<details><summary>The pairs (a's wins, draws, losses against b)</summary>", "",
+              "| a | b | games | W-D-L | a's score |", "|---|---|--:|--:|--:|"]
+    lines += [f"| `{p.a}` | `{p.b}` | {p.games} | {p.wins}-{p.draws}-{p.losses} | {p.score:.3f} |" for p in lad.pairs]
+    return [*lines, "", "</details>", ""]
+
+
+def placements_section() -> list[str]:
+    """The placements measured on the shipped ladders, as a table with their commands."""
+    if not PLACEMENTS.exists():
+        return []
+    rows = json.loads(PLACEMENTS.read_text())
+    lines = ["## Placed on the ladders", "",
+             "Agents placed with `zerosum evaluate SPEC --game GAME --ladder` (the rungs fixed, only the agent's "
+             "Elo fitted, rounds against the rungs nearest a 0.5 score):", "",
+             "| game | agent | Elo | 95% interval | games | command |", "|---|---|--:|--:|--:|---|"]
+    for r in rows:
+        high = "open" if r["high"] is None else f"{r['high']:.0f}"
+        low = "open" if r["low"] is None else f"{r['low']:.0f}"
+        lines.append(f"| {r['game']} | `{r['agent']}` | {r['elo']:.0f} | {low} to {high} | {r['games']} | "
+                     f"`{r['command']}` |")
+    return [*lines, ""]
+
+
+def ratings_page() -> None:
+    """Write results/ratings.md and its plots."""
+    games = shipped()
+    page = ["# Ratings: one Elo scale per game", "",
+            "Each game has a ladder of agents of fixed cost, from `random` (0 on every game) up, rated by a "
+            "tournament between neighbouring rungs with a Bradley-Terry fit and 95% bootstrap intervals "
+            "(`zerosum ladder show GAME` prints one). Place any policy on it with "
+            "`zerosum evaluate SPEC --game GAME --ladder` or `zerosum.rate(policy, game)`; "
+            "[Evaluate your own policy](../tutorials/evaluate-a-policy.md) shows how. "
+            "`python bench/ladders.py` reports each ladder's calibration (the score predicted for rungs two or "
+            "more apart against the score observed) and how long a placement takes.", "",
+            f"Ladders in this release: {', '.join(games)}.", ""]
+    page += placements_section()
+    for name in games:
+        page += game_section(ladder(name))
+    with mkdocs_gen_files.open("results/ratings.md", "w") as f:
+        f.write("\n".join(page))
