@@ -41,6 +41,7 @@ CASES = [
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 7}),
     ("checkers", {}), ("checkers", {"rows": 7, "columns": 7}),
     ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
+    ("gomoku", {"m": 7, "n": 5, "connect": 4}),
     ("othello", {}), ("othello", {"size": 6}), ("othello", {"size": 10}),
     ("chess", {}), ("go", {}), ("go", {"board_size": 5, "komi": 0.0}), ("go", {"board_size": 19, "handicap": 3}),
     ("mancala", {}), ("oware", {}), ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}),

@@ -44,6 +44,7 @@ CASES = [
     ("checkers_v0", {"rows": 7, "columns": 7}),
     ("gomoku_v0", {}),
     ("gomoku_v0", {"size": 7, "connect": 4, "wrap": True}),
+    ("gomoku_v0", {"m": 7, "n": 5, "connect": 4}),
     ("chess_v0", {}),
     ("go_v0", {}),
     ("go_v0", {"board_size": 5, "komi": 0.0}),
