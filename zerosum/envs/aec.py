@@ -87,7 +87,9 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
     # ---- AEC API ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. The rules are deterministic, so every reset gives the same start
-        (``seed`` is accepted for the API; seed the action spaces yourself to sample from them)."""
+        (``seed``, an int or None, is accepted for the API; seed the action spaces yourself to sample from them)."""
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"reset(seed={seed!r}): a seed is an int or None; got {type(seed).__name__}")
         self.state = self.game.initial_state()
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -135,7 +137,9 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
             return
         a = check_action(action, self.game.num_actions)
         if not self._mask()[a]:
-            reason = (f"action {a} ({self.game.action_to_string(a, self.state)}) is not legal; legal: "
+            why = self.game.illegal_reason(a, self.state)  # the rules' reason, as apply and zerosum play give it
+            reason = (f"action {a} ({self.game.action_to_string(a, self.state)}) is not legal"
+                      f"{': ' + why if why else ''}; legal: "
                       f"{self.game.describe_actions(np.flatnonzero(self._mask()), self.state)}")
             if not self.safe:
                 raise IllegalActionError(reason)
