@@ -9,6 +9,11 @@ safety behaviour without its wrapper stack: an action outside the action space r
 an in-range illegal action ends the game with -1 to the offender (the info says which
 action and why), and using the env before ``reset()`` raises. ``safe=False``
 (``raw_env()``) raises IllegalActionError for an illegal action instead.
+
+When a game ends the turn passes to the other agent, as in PettingZoo's classic envs (after
+a mate, the loser is selected first and ``last()`` gives it its -1). An observer
+(:mod:`zerosum.envs.observers`) decides the observation's space and planes (the game's own
+int8 planes by default), and ``agents`` the two names (``player_0``, ``player_1`` by default).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from zerosum.envs.drawing import text_image
+from zerosum.envs.observers import Observer
 from zerosum.games.kit import Game, IllegalActionError, State, ZerosumError, check_action
 
 AGENTS = ("player_0", "player_1")
@@ -45,7 +51,8 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
     }
 
     def __init__(self, game: G, *, name: str, draw: Drawer[G] | None = None, render_mode: str | None = None,
-                 safe: bool = False) -> None:
+                 safe: bool = False, observer: Observer | None = None,
+                 agents: tuple[str, str] = AGENTS) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not allowed: "
@@ -60,15 +67,19 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         """True (``env()``): PettingZoo's safety behaviour, an in-range illegal action ends the game with -1 to the
         offender; False (``raw_env()``): it raises IllegalActionError."""
         self._draw = draw or text_image
-        self.possible_agents = list(AGENTS)
-        """``["player_0", "player_1"]``."""
+        if len(agents) != 2 or len(set(agents)) != 2 or not all(isinstance(a, str) for a in agents):
+            raise ValueError(f"agents are two different names, player 0's first; got {agents!r}")
+        self.observer = observer or Observer()
+        """What the env shows: the ``observation`` space and planes (the game's int8 planes by default)."""
+        self.possible_agents = list(agents)
+        """The two agents' names, player 0's first (``["player_0", "player_1"]`` by default)."""
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, shape=game.observation_shape, dtype=np.int8),
+            "observation": self.observer.space(game),
             "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
         })
-        self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         """Each agent's observation space: a Dict of ``observation`` and ``action_mask``."""
-        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         """Each agent's action space: ``Discrete(num_actions)``."""
         self._zero_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
@@ -91,15 +102,17 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"reset(seed={seed!r}): a seed is an int or None; got {type(seed).__name__}")
         self.state = self.game.initial_state()
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        names = self.possible_agents
+        self.agents = list(names)
+        self.rewards = dict.fromkeys(names, 0.0)
+        self._cumulative_rewards = dict.fromkeys(names, 0.0)
+        self.terminations = dict.fromkeys(names, False)
+        self.truncations = dict.fromkeys(names, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in names}
         self.num_moves = 0
         self._mask_cache: np.ndarray | None = None
-        self.agent_selection = AGENTS[self.game.current_player(self.state)]
+        self.observer.reset(self.game, self.state)
+        self.agent_selection = names[self.game.current_player(self.state)]
         if self.render_mode == "human":
             self.render()
 
@@ -110,12 +123,12 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         return self._mask_cache
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation: ``observation`` (int8 planes from its point of view) and ``action_mask`` (1 for
-        each legal action when it is to move)."""
+        """``agent``'s observation: ``observation`` (planes from its point of view, as the observer makes them) and
+        ``action_mask`` (1 for each legal action when it is to move)."""
         if self.state is None:
             raise EnvOrderError("observe() before reset(): call env.reset() first")
-        player = AGENTS.index(agent)
-        obs = self.game.observation(self.state, player)
+        player = self.possible_agents.index(agent)
+        obs = self.observer.observe(self.game, self.state, player)
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self._mask().copy()
         else:
@@ -153,18 +166,21 @@ class ZerosumEnv(AECEnv, Generic[G]):  # type: ignore[misc]  # pettingzoo is unt
         self.state = child
         self._mask_cache = None
         self.num_moves += 1
+        names = self.possible_agents
+        self.observer.record(g, child, names.index(agent))
         if g.is_terminal(child):
             r0, r1 = g.returns(child)
-            self._end_game({AGENTS[0]: r0, AGENTS[1]: r1})
+            self._end_game({names[0]: r0, names[1]: r1})
+            self.agent_selection = self._other(agent)  # PettingZoo's classic envs: the turn passes at the end too
         elif self.num_moves >= g.max_game_length:  # rules that never end the game: say so, do not run for ever
             raise g.length_error(f"{self.metadata.get('name', 'the environment')}'s step")
         else:
-            self.agent_selection = AGENTS[g.current_player(child)]
+            self.agent_selection = names[g.current_player(child)]
         if self.render_mode == "human":
             self.render()
 
     def _other(self, agent: str) -> str:
-        return AGENTS[1 - AGENTS.index(agent)]
+        return self.possible_agents[1 - self.possible_agents.index(agent)]
 
     def _end_game(self, rewards: dict[str, float]) -> None:
         self.rewards = dict(rewards)

@@ -17,8 +17,9 @@ complete ends the game too); `draws="arise"` gives OpenSpiel's rule instead. The
 the observation and the rewards are `chess_v6`'s, and the tests compare both at every step
 of random games, so a policy trained on one plays on the other.
 
-**Observation.** `observation` is an int8 array (8, 8, 111) (PettingZoo declares bool),
-the encoding of PettingZoo's `chess_v6` (`pettingzoo/classic/chess/chess.py` and
+**Observation.** `observation` is a bool array (8, 8, 111), the space and the values of
+PettingZoo's `chess_v6` (`observation_space(agent)` equals `chess_v6`'s), the encoding of
+PettingZoo's `chess_v6` (`pettingzoo/classic/chess/chess.py` and
 `chess_utils.py`: AlphaZero's planes with Leela Chess Zero's conventions). Row 0 is the
 far rank as the observer sees it: rank 8 for white, rank 1 for black (black's board is
 turned upside down, files stay); column 0 is file a.
@@ -44,7 +45,13 @@ observation of a game has empty board planes, and `k` moves in only `k` boards a
 A state read from FEN (`game.from_fen`) shows its own position as board 0.
 
 `action_mask` is an int8 vector of 4,672 with the legal actions; all zeros for the agent
-that is not to move.
+that is not to move, and for both once the game is over (`chess_v6` still lists the moves
+of the agent it selects after a draw). When the game ends the turn passes, as in
+`chess_v6`: after a mate the loser is selected first, and `last()` hands it its -1.
+`tests/envs/test_pettingzoo_compat.py` plays random games on both envs side by side and
+compares both agents' observations plane by plane, the masks, the rewards and the agent
+selected at every step, the last included, so a policy trained on one plays on the other
+with no change.
 
 **Actions.** `(file * 8 + rank) * 73 + plane`, the from-square as the mover sees it
 (black's ranks mirrored); planes 0-55 queen moves (distance and one of 8 directions),
@@ -106,7 +113,9 @@ from other jobs unless said).
     random rollouts to a chess game's end take 4 s a move here: `python bench/strength.py
     --game chess --games 12`.
 
-**Version history.** v0: first release.
+**Version history.** v0: first release. In zerosum 0.2.0 (the same version: the values
+did not change) the observations are bool rather than int8, so that the space is `chess_v6`'s, and
+the turn passes at the end of the game as in `chess_v6`.
 """
 
 from __future__ import annotations
@@ -119,6 +128,7 @@ from PIL import ImageFont
 
 from zerosum.envs.aec import ZerosumEnv
 from zerosum.envs.drawing import LINE, canvas, to_array
+from zerosum.envs.observers import Planes
 from zerosum.games.chess import Chess
 
 NAME = "chess_v0"
@@ -165,9 +175,10 @@ def draw(game: Chess, state: np.ndarray, cell: int = 48) -> np.ndarray:
 
 def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Chess]:
     """The environment without safety: an illegal action raises IllegalActionError."""
-    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode)
+    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode, observer=Planes(bool))
 
 
 def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Chess]:
     """The environment with PettingZoo's safety: an illegal action loses the game."""
-    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
+    return ZerosumEnv(Chess(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True,
+                      observer=Planes(bool))

@@ -84,7 +84,27 @@ from other jobs unless said).
     estimate at 0.1 s a move is far below a dedicated Go engine; a trained network behind
     the guided search is the engine Go needs.
 
-**Version history.** v0: first release.
+**PettingZoo's `go_v5`.** `go_v0.env(compat="go_v5")` (and `raw_env`, `make("go_v0",
+compat="go_v5")`) is `go_v5` as a policy sees it: agents `black_0` and `white_0`, the
+default board 19x19 (`board_size` still sets another), `observation_space(agent)` and
+`action_space(agent)` equal to `go_v5`'s, and its observation, a bool array
+(board_size, board_size, 17) indexed like the actions: planes `2k` and `2k + 1` the board
+after the move `k` moves ago (k = 0 the last move; empty before the game's first moves),
+`2k` the stones of the player who made that move and `2k + 1` the other's, as `go_v5`'s
+code keeps them (its page reads "the current player's"); plane 16 all zeros for black and
+all ones for white. A policy trained on `go_v5` moves across with no change: create the
+env with `compat="go_v5"` and the board it was trained on, and hand it the observation
+and the mask as they come (`tests/envs/test_pettingzoo_compat.py` plays random games on
+both side by side and compares every plane, the masks, the rewards and the agent
+selected at every step). A policy trained on the default `go_v0` does not read these
+planes: train it again, or keep the default. The rules stay OpenSpiel's, where `go_v5`
+(minigo's) differs only past them: `go_v5` has no cap of `2 * board_size**2` moves and no
+superko (such games end here and go on there), gives white the win on an even score
+(integer komi only), and after the end lists the pass in the mask of the agent it
+selects (here the mask is all zeros once the game is over).
+
+**Version history.** v0: first release; `compat="go_v5"` added in zerosum 0.2.0 (the
+default observation is unchanged).
 """
 
 from __future__ import annotations
@@ -92,12 +112,64 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 from zerosum.envs.aec import ZerosumEnv
 from zerosum.envs.drawing import LINE, canvas, stone, to_array
+from zerosum.envs.observers import Observer
 from zerosum.games.go import Go
+from zerosum.games.kit import Game, Player, State
 
 NAME = "go_v0"
+COMPATS = ("go_v5",)
+"""What ``compat`` accepts: PettingZoo environments whose observation and agents go_v0 can give."""
+GO_V5_AGENTS = ("black_0", "white_0")
+"""go_v5's agent names, black's first."""
+GO_V5_BOARD = 19
+"""go_v5's default board."""
+
+
+class GoV5Planes(Observer):
+    """PettingZoo ``go_v5``'s observation: 16 planes of history, then the colour plane (bool).
+
+    After each move, planes 0 and 1 are the mover's stones and the other player's on the new
+    board, and the older pairs move down two planes (eight boards in all, empty before the
+    first moves); every agent sees the same history, and plane 16 is all ones for white."""
+
+    dtype = np.dtype(np.bool_)
+
+    def __init__(self) -> None:
+        self.history = np.zeros((0, 0, 16), dtype=bool)
+
+    def space(self, game: Game) -> spaces.Box:
+        """A bool Box (board_size, board_size, 17), as go_v5 declares it."""
+        n = game.observation_shape[0]
+        return spaces.Box(0, 1, shape=(n, n, 17), dtype=self.dtype)
+
+    def reset(self, game: Game, state: State) -> None:
+        """No history yet: the sixteen planes are empty."""
+        n = game.observation_shape[0]
+        self.history = np.zeros((n, n, 16), dtype=bool)
+
+    def record(self, game: Game, state: State, mover: Player) -> None:
+        """The board after ``mover``'s move, from the mover's side, in front of the older boards."""
+        planes = game.observation(state, mover)[..., :2].astype(bool)  # the mover's stones, the other's
+        self.history = np.concatenate((planes, self.history[..., :-2]), axis=2)
+
+    def observe(self, game: Game, state: State, player: Player) -> np.ndarray:
+        """The history and the colour plane (all ones for white)."""
+        colour = np.full((*self.history.shape[:2], 1), player == 1, dtype=bool)
+        return np.concatenate((self.history, colour), axis=2)
+
+
+def _compat(compat: str | None, variant: dict[str, Any]) -> dict[str, Any]:
+    """ZerosumEnv's keywords for ``compat``: the observer and the agents (go_v5's board by default)."""
+    if compat is None:
+        return {}
+    if compat not in COMPATS:
+        raise ValueError(f"compat={compat!r} is not known: one of {list(COMPATS)} or None (go_v0's own observation)")
+    variant.setdefault("board_size", GO_V5_BOARD)
+    return {"observer": GoV5Planes(), "agents": GO_V5_AGENTS}
 
 
 def star_points(n: int) -> list[tuple[int, int]]:
@@ -136,11 +208,15 @@ def draw(game: Go, state: np.ndarray, cell: int = 40) -> np.ndarray:
     return to_array(img)
 
 
-def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
-    """The environment without safety: an illegal action raises IllegalActionError."""
-    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode)
+def raw_env(render_mode: str | None = None, compat: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
+    """The environment without safety: an illegal action raises IllegalActionError. ``compat="go_v5"``:
+    PettingZoo go_v5's agents, spaces, observation and default board."""
+    extra = _compat(compat, variant)
+    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode, **extra)
 
 
-def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
-    """The environment with PettingZoo's safety: an illegal action loses the game."""
-    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
+def env(render_mode: str | None = None, compat: str | None = None, **variant: Any) -> ZerosumEnv[Go]:
+    """The environment with PettingZoo's safety: an illegal action loses the game. ``compat="go_v5"``:
+    PettingZoo go_v5's agents, spaces, observation and default board."""
+    extra = _compat(compat, variant)
+    return ZerosumEnv(Go(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True, **extra)
