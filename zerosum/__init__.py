@@ -2,7 +2,7 @@
 
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 """The installed version of zerosum (also in pyproject.toml and CHANGELOG.md)."""
 
 
