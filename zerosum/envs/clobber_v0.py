@@ -56,6 +56,27 @@ has beyond its first, own minus the opponent's; `movable`: the bare count of mov
 pieces. The move-ordering hint takes first the opponent's pieces with the most moves of
 their own.
 
+**Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 12; each with
+its command).
+
+* *Equal to OpenSpiel's `clobber` at every step* (legal actions, board, player to move,
+  terminal flag, returns, action names): 41,645 steps of 1,500 random games on 5x6, 8x8,
+  4x5, 11x3 and 4x16 (`python bench/clobber.py --strength-games 0`); the test compares
+  6,103 steps of 280 games on its own seeds, 2x2 and 32x2 among them.
+* *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
+  `apply(s, int(a))`, `returns`) run 1.87x as many moves a second as the same loop on
+  pyspiel in the same process (1.12 M against 0.60 M moves/s of CPU time, 2,000 games:
+  `python bench/clobber.py --strength-games 0`).
+
+*Perft* (move sequences of each length from the start), the same as OpenSpiel's (its counts
+checked to depth 5 on 5x6 and 4x5, 4 on 8x8):
+
+| board | 1 | 2 | 3 | 4 | 5 |
+|---|---|---|---|---|---|
+| 5x6 | 49 | 2,116 | 80,063 | 2,630,382 | 74,662,024 |
+| 8x8 | 112 | 11,848 | 1,182,276 | 111,070,552 | |
+| 4x5 | 31 | 790 | 16,339 | 268,808 | 3,499,000 |
+
 **Render modes.** `ansi` and `human` give the text board with ranks and column letters;
 `rgb_array` an image of the board, white pieces light and black pieces dark.
 

@@ -55,6 +55,20 @@ board in play 3. The move-ordering hint plays cells that win a small board first
 blocks, and sends the opponent to a finished board (a free choice) or to a board where it
 threatens last.
 
+**Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 12; each with
+its command).
+
+* *Equal to OpenSpiel's `ultimate_tic_tac_toe` at every step* (legal actions, board, the
+  board in play, player to move, terminal flag, returns, action names): 68,344 steps of
+  1,000 random games, 397 won by `x`, 243 drawn (`python bench/ultimate_tic_tac_toe.py
+  --strength-games 0`); the test compares 20,312 steps of 300 games on its own seeds.
+* *Perft* from the start, the same as OpenSpiel's: 9; 81; 720; 6,336; 55,080; 473,256
+  (the first move is a choice of board, then a cell of it).
+* *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
+  `apply(s, int(a))`, `returns`) run 1.61x as many moves a second as the same loop on
+  pyspiel in the same process (1.80 M against 1.12 M moves/s of CPU time, 1,000 games:
+  `python bench/ultimate_tic_tac_toe.py --strength-games 0`).
+
 **Render modes.** `ansi` and `human` give the big board as text with each small board's
 outcome and what the mover is to do; `rgb_array` an image: the board to play in (or,
 when a board is to be chosen, every open one) tinted, and a won board crossed by a big X
