@@ -62,7 +62,7 @@ def test_replay_gif_has_one_frame_per_move_plus_the_start(stored, tmp_path):
     (["{db}", "one"], "a game id is an integer; got 'one'"),
     (["{db}", "1", "--fps", "0"], "--fps must be a positive number"),
     (["{db}", "1", "--gif", "/no/such/dir/x.gif"], "cannot write '/no/such/dir/x.gif'"),
-    (["{db}"], "the following arguments are required: game_id"),
+    (["{db}"], "give a game id after a database, or a game kept in a .pgn, .sgf, .json file"),
     ([__file__, "1"], "is not a usable SQLite database"),
 ])
 def test_bad_replay_arguments_are_one_line_errors(stored, argv, message, capsys):

@@ -13,7 +13,11 @@ prompt again. Besides moves the person may type::
     quit            leave the game
 
 After every engine move the engine's analysis is shown: value, depth, nodes, principal
-variation and time. Nothing assumes that the players alternate: the loop always asks
+variation and time. ``--save PATH`` keeps the game in a file as it goes (after every move and
+take-back, so a game left or finished is on disk): ``.pgn`` for chess, ``.sgf`` for the games
+in SGF's list (Go, Othello, Gomoku, Nine Men's Morris, Hex, ...), ``.json`` for any game
+(:mod:`zerosum.games.records`); ``zerosum replay PATH`` shows it again.
+Nothing assumes that the players alternate: the loop always asks
 ``game.current_player`` (in Nine Men's Morris a mill gives the same player a second turn).
 """
 
@@ -25,6 +29,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from zerosum.agents.base import Agent
 from zerosum.agents.human import HumanAgent
 from zerosum.cli.common import (
@@ -32,6 +38,7 @@ from zerosum.cli.common import (
 )
 from zerosum.cli.describe import describe_search, join_moves
 from zerosum.games import Game, Outcome, State, ZerosumError
+from zerosum.games.records import GameRecord, RecordError, check_path, today, write_record
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -89,7 +96,10 @@ class PlaySession:
     history: list[State] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     decision_points: list[int] = field(default_factory=list)
+    save_path: str | None = None
+    """Where the game is kept as it goes (``--save``), or None."""
     _hint_agent: Agent | None = None
+    _date: str = field(default_factory=today)
 
     def __post_init__(self) -> None:
         if not self.history:
@@ -127,9 +137,11 @@ class PlaySession:
                     self.say(g.render(self.state))
                 outcome = self._human_turn()
                 if outcome == "quit":
+                    self.save(termination="abandoned")
                     self.say("You left the game.")
                     return 0
                 if outcome == "eof":
+                    self.save(termination="abandoned")
                     self.say("\nEnd of input: the game is left unfinished.")
                     return 0
                 show_board = outcome != "undo"
@@ -196,6 +208,29 @@ class PlaySession:
     def _push(self, action: int, child: State) -> None:
         self.actions.append(int(action))
         self.history.append(child)
+        self.save()
+
+    def record(self, result: str | None = None, termination: str | None = None) -> GameRecord:
+        """The game so far as a record: the players, today's date, the moves, the result (the
+        final position's unless given)."""
+        g = self.game
+        names = tuple("you" if p in self.humans and len(self.humans) == 1 else
+                      f"person {p}" if p in self.humans else
+                      (self.opponent.name if self.opponent is not None else "engine") for p in (0, 1))
+        first = self.history[0]
+        start = None if np.array_equal(first, g.initial_state()) else first
+        return GameRecord(g, tuple(self.actions), players=(names[0], names[1]), date=self._date, result=result,
+                          termination=termination, event="zerosum play", start=start)
+
+    def save(self, result: str | None = None, termination: str | None = None) -> None:
+        """Keep the game at ``save_path`` (nothing without one); ``termination`` as PGN's values
+        (``abandoned`` for a game left), else by the final position."""
+        if self.save_path is None:
+            return
+        try:
+            write_record(self.save_path, self.record(result, termination))
+        except OSError as exc:
+            self.say(f"cannot save the game to {self.save_path!r}: {exc.strerror or exc}")
 
     def _undo(self) -> bool:
         """Back to the person's previous decision point (their last move and all replies)."""
@@ -209,6 +244,7 @@ class PlaySession:
         del self.history[back + 1:]
         del self.actions[back:]
         self.decision_points = [p for p in self.decision_points if p <= back]
+        self.save()
         self.say(f"Took back {len(taken)} {'move' if len(taken) == 1 else 'moves'}: {join_moves(taken)}")
         self.say(self.game.render(self.state))
         return True
@@ -263,6 +299,10 @@ def parser() -> Parser:
     p.set_defaults(second=False)
     p.add_argument("--seed", type=int, default=None, help="seed for the engine's random choices")
     p.add_argument("--fen", default=None, metavar="FEN", help="chess: start from this position")
+    p.add_argument("--save", default=None, metavar="PATH",
+                   help="keep the game in this file as it goes: .pgn for chess, .sgf for Go, Othello, Gomoku, "
+                        "Nine Men's Morris, Hex and the other games of SGF's list, .json for any game; "
+                        "zerosum replay PATH shows it")
     return p
 
 
@@ -298,8 +338,20 @@ def _session(argv: Sequence[str], input_fn: InputFn | None, output_fn: OutputFn 
             start = [game.from_fen(args.fen)]
         except ZerosumError as exc:
             raise UsageError(f"bad --fen {args.fen!r}: {exc}") from None
-    return PlaySession(game, opponent, humans, hint_spec, seed=args.seed, input_fn=input_fn or input, output_fn=out,
-                       history=start)
+    if args.save is not None:
+        try:
+            check_path(game, args.save)
+        except RecordError as exc:
+            raise UsageError(f"bad --save: {exc}") from None
+    session = PlaySession(game, opponent, humans, hint_spec, seed=args.seed, input_fn=input_fn or input,
+                          output_fn=out, history=start, save_path=args.save)
+    if args.save is not None:
+        try:  # the file exists from the first move on, and a path that cannot be written fails now
+            write_record(args.save, session.record())
+        except (OSError, RecordError) as exc:
+            raise UsageError(f"cannot save the game to {args.save!r}: {getattr(exc, 'strerror', None) or exc}") \
+                from None
+    return session
 
 
 def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None,
@@ -317,6 +369,7 @@ def play_main(argv: Sequence[str] | None = None, input_fn: InputFn | None = None
     try:
         return session.run()
     except KeyboardInterrupt:
+        session.save(termination="abandoned")
         session.say("\nInterrupted: the game is left unfinished.")
         return 130
     except BrokenPipeError:  # the output was closed (zerosum play ... | head)

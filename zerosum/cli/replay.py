@@ -1,4 +1,6 @@
-"""``zerosum replay DB GAME_ID``: a stored tournament or match game, move by move, as a GIF, or (chess) as PGN.
+"""``zerosum replay DB GAME_ID``: a stored tournament or match game, move by move, as a GIF, or as PGN
+(chess) or SGF (the games in SGF's list); ``zerosum replay GAME.pgn|.sgf|.json``: a game kept in a file
+(``zerosum play GAME --save PATH`` writes one), shown the same way.
 
 The game comes from the Store API (:meth:`~zerosum.evaluation.store.Store.game_record`
 and :meth:`~zerosum.evaluation.store.Store.game_moves`): every position is rebuilt and
@@ -18,6 +20,7 @@ from typing import Any
 from zerosum.cli.common import Parser, UsageError, build_game, run_command
 from zerosum.cli.describe import describe_stored_move
 from zerosum.games import Game, Outcome, State, ZerosumError
+from zerosum.games.records import SUFFIXES, GameRecord, RecordError, read_record
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,16 @@ class Replay:
         who = "opening" if ply <= self.opening else self.agents[mover]
         return f"{ply}. player {mover} ({who}) {self.game.action_to_string(self.actions[ply - 1], before)}"
 
+    @classmethod
+    def from_game_record(cls, record: GameRecord, where: str) -> Replay:
+        """A game kept in a file (PGN, SGF or JSON): its players, result and termination."""
+        try:
+            states = record.states()
+        except RecordError as exc:
+            raise UsageError(f"{where}: {exc}") from None
+        return cls(record.game, where, record.actions, record.players, 0, record.final_result(),
+                   record.final_termination(), None, tuple(states))
+
     def final_words(self) -> str:
         """The stored result in words (a forfeit says why)."""
         outcome = self.game.outcome(self.states[-1])
@@ -70,8 +83,10 @@ class Replay:
         words = f"player {winner} ({self.agents[winner]}) wins" if winner is not None else "a draw"
         if self.result is None and outcome == Outcome.ONGOING:
             words = "unfinished"
+        if self.result == "*":
+            words = "unfinished"
         text = f"Result: {self.result + ', ' if self.result else ''}{words} after {len(self.actions)} moves"
-        if self.termination and self.termination != "end":
+        if self.termination and self.termination not in ("end", "normal"):
             text += f" (ended by {self.termination}{': ' + self.error if self.error else ''})"
         return text + "."
 
@@ -140,26 +155,53 @@ def load_replay(db: str, game_id: str) -> Replay:
     return Replay.from_record(record, thoughts)
 
 
+def load_file(path: str) -> Replay:
+    """A game kept in a ``.pgn``, ``.sgf`` or ``.json`` file, every move checked."""
+    try:
+        record = read_record(path)
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+    return Replay.from_game_record(record, path)
+
+
+def stored_game_record(stored: Any) -> GameRecord:
+    """A stored game as a record: players, the day it ended, the result, the ending in PGN's words."""
+    from zerosum.games.records import STORE_TERMINATIONS
+
+    game = build_game(str(stored.game), dict(stored.variant))
+    day = str(getattr(stored, "finished_at", "") or "")[:10]
+    date = day.replace("-", ".") if len(day) == 10 else "????.??.??"
+    return GameRecord(game, tuple(int(a) for a in stored.actions), players=(str(stored.agents[0]),
+                      str(stored.agents[1])), date=date, result=stored.result,
+                      termination=STORE_TERMINATIONS.get(str(stored.termination), "unterminated"),
+                      event="zerosum", round=str(stored.game_id))
+
+
 def write_pgn(db: str, game_id: str, path: str) -> int:
     """Write stored chess games as PGN (one game, or every game when ``game_id`` is
     ``all``); returns how many. ``-`` writes to standard output."""
+    return write_stored(db, game_id, path, "pgn")
+
+
+def write_stored(db: str, game_id: str, path: str, fmt: str) -> int:
+    """Write stored games as ``pgn`` (chess) or ``sgf`` (a game in SGF's list): one game, or every
+    game when ``game_id`` is ``all``; returns how many. ``-`` writes to standard output."""
     from zerosum.evaluation.store import Store
-    from zerosum.games.chess.pgn import to_pgn
+    from zerosum.games.records import record_suffix, to_text
 
     if not os.path.isfile(db):
         raise UsageError(f"no tournament database at {db!r}")
     if game_id != "all" and not game_id.isdigit():
-        raise UsageError(f"a game id is an integer, or 'all' with --pgn; got {game_id!r}")
+        raise UsageError(f"a game id is an integer, or 'all' with --{fmt}; got {game_id!r}")
     texts = []
     with Store(db) as store:
         for key in store.game_ids() if game_id == "all" else [int(game_id)]:
-            record = store.game_record(key)
-            if record.game != "chess":
-                raise UsageError(f"PGN records chess games; game {key} is {record.game}")
-            game = build_game(str(record.game), dict(record.variant))
-            tags = {"Event": "zerosum", "Round": key, "Termination": record.termination}
-            texts.append(to_pgn(game, [int(a) for a in record.actions], white=str(record.agents[0]),
-                                black=str(record.agents[1]), result=record.result, tags=tags))
+            record = stored_game_record(store.game_record(key))
+            if record_suffix(record.game) != f".{fmt}":
+                what = "chess" if fmt == "pgn" else "the games of SGF's list"
+                raise UsageError(f"--{fmt} writes {what}; game {key} is {record.game.name}, kept as "
+                                 f"{record_suffix(record.game)}")
+            texts.append(to_text(record, fmt))
     text = "\n".join(texts)
     if path == "-":
         sys.stdout.write(text)
@@ -176,12 +218,17 @@ def parser() -> Parser:
                            "in zerosum play, with each agent's search statistics), or write an animated GIF of "
                            "the environment's drawings: one frame for the start position plus one per move.",
                epilog="Example: zerosum replay results/tictactoe/tournament.sqlite 3 --gif game3.gif --fps 2")
-    p.add_argument("db", help="the database (SQLite) written by zerosum tournament or zerosum match")
-    p.add_argument("game_id", help="the game's id in the database (games are numbered from 1)")
+    p.add_argument("db", help="the database (SQLite) written by zerosum tournament or zerosum match, or a game "
+                              "kept in a .pgn, .sgf or .json file (zerosum play GAME --save PATH)")
+    p.add_argument("game_id", nargs="?", default=None,
+                   help="the game's id in the database (games are numbered from 1); none for a file")
     p.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF instead of text")
     p.add_argument("--fps", type=float, default=2.0, help="frames per second of the GIF (default 2)")
     p.add_argument("--pgn", default=None, metavar="OUT.pgn",
                    help="chess: write the game as PGN (game id 'all': every game of the database; '-': stdout)")
+    p.add_argument("--sgf", default=None, metavar="OUT.sgf",
+                   help="Go, Othello, Gomoku, Nine Men's Morris, Hex and the other games of SGF's list: write the "
+                        "game as SGF (game id 'all': every game of the database; '-': stdout)")
     return p
 
 
@@ -193,12 +240,21 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
         if not args.fps > 0:
             raise UsageError(f"--fps must be a positive number of frames per second; got {args.fps}")
-        if args.pgn:
-            n = write_pgn(args.db, args.game_id, args.pgn)
-            if args.pgn != "-":
-                print(f"wrote {args.pgn}: {n} game{'s' if n != 1 else ''}")
-            return 0
-        replay = load_replay(args.db, args.game_id)
+        is_file = os.path.splitext(args.db)[1].lower() in SUFFIXES
+        if args.game_id is None and not is_file:
+            raise UsageError(f"{args.db!r}: give a game id after a database, or a game kept in a "
+                             f"{', '.join(SUFFIXES)} file")
+        if is_file and args.game_id is not None:
+            raise UsageError(f"{args.db!r} is one game: no game id ({args.game_id!r}) after it")
+        for fmt, out in (("pgn", args.pgn), ("sgf", args.sgf)):
+            if out:
+                if is_file:
+                    raise UsageError(f"--{fmt} exports a game of a database; {args.db!r} is already a file")
+                n = write_stored(args.db, args.game_id, out, fmt)
+                if out != "-":
+                    print(f"wrote {out}: {n} game{'s' if n != 1 else ''}")
+                return 0
+        replay = load_file(args.db) if is_file else load_replay(args.db, args.game_id)
         if not args.gif:
             print(replay.text(), flush=True)
             return 0

@@ -143,6 +143,8 @@ class StoredGame:
     """A faulting agent's message, or None."""
     traceback: str | None
     """A faulting agent's traceback, or None."""
+    finished_at: str = ""
+    """When the game ended, ``YYYY-MM-DD HH:MM:SS`` local time."""
 
     def make_game(self) -> Game:
         """The game with the variant this game was played under."""
@@ -295,12 +297,12 @@ class Store:
         conn = self.conn
         row = conn.execute(
             "SELECT id, pairing, game_index, seat0, seat1, seed, opening, result, winner, termination, error,"
-            " traceback FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            " traceback, finished_at FROM games WHERE id = ?", (int(game_id),)).fetchone()
         if row is None:
             ids = self.game_ids()
             have = f"ids {ids[0]}..{ids[-1]}" if ids else "no games yet"
             raise StoreError(f"no game with id {game_id} in {str(self.path)!r} ({have})")
-        gid, pairing, index, s0, s1, seed, opening, result, winner, termination, error, tb = row
+        gid, pairing, index, s0, s1, seed, opening, result, winner, termination, error, tb, finished_at = row
         cfg = self.config().get("config", {})
         agents = self.agents()
         moves = conn.execute("SELECT action, move FROM moves WHERE game_id = ? ORDER BY ply", (gid,)).fetchall()
@@ -317,7 +319,8 @@ class Store:
             agents=(agents[s0][0], agents[s1][0]), specs=(agents[s0][1], agents[s1][1]), seats=(s0, s1),
             pairing=pairing, game_index=index, seed=seed, opening=opening_actions,
             actions=opening_actions + [a for a, _ in moves], moves=names + [m for _, m in moves],
-            result=result, winner=winner, termination=termination, error=error, traceback=tb)
+            result=result, winner=winner, termination=termination, error=error, traceback=tb,
+            finished_at=finished_at)
 
     def game_moves(self, game_id: int) -> list[dict[str, Any]]:
         """The agents' moves of one game, by ply: ply, player, action, move, time, nodes, depth,

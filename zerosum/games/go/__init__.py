@@ -40,6 +40,7 @@ superko) are in the state, not in the observation, as in OpenSpiel's and Petting
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -49,8 +50,9 @@ from zerosum.games.go.rules import S_BLACK, S_HASH, S_HIST, S_HIST_KEY, S_KO, S_
     S_TO_MOVE, S_WHITE
 from zerosum.games.kit import (
     DRAW, ONGOING, P0_WINS, Game, IllegalActionError, Kernels, Layout, PositionError, State, Variant, check_action,
-    check_variant,
+    VariantError, check_variant,
 )
+from zerosum.games.records import sgf_coords, sgf_point
 
 KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, player=rules.player, key=rules.key,
                   observe=rules.observe, is_legal=rules.is_legal, order=knowledge.order)
@@ -76,6 +78,7 @@ class Go(Game):
     # with the area estimate scored 11/12 against mcts(time=0.1) (random rollouts) and mcts(time=0.1,
     # rollout_depth=30, heuristic=area); the two MCTS 3/6 against each other
     default_opponent = "alphabeta(time=0.1)"
+    sgf_game = 1
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """Params from :func:`zerosum.games.go.tables.params`; the handicap stones placed."""
@@ -141,6 +144,48 @@ class Go(Game):
             return (int(t[1:]) - 1) * n + COLUMNS.index(t[0])
         raise IllegalActionError(f"cannot read move {text!r}: write a point such as 'd4' (columns "
                                  f"a-{COLUMNS[n - 1]} without i, rows 1-{n}) or 'pass'")
+
+    # ---- SGF --------------------------------------------------------------------------
+    def sgf_move(self, action: int, state: State) -> str:
+        """SGF's point (``dd``: column, then row from the top) or ``""`` for a pass."""
+        a = check_action(action, self.num_actions)
+        n = self.board_size
+        return "" if a == self.pass_action else sgf_point(a % n, n - 1 - a // n)
+
+    def sgf_action(self, value: str, state: State) -> int:
+        """The action of an SGF point; ``""`` (and ``tt`` on boards up to 19) is a pass."""
+        n = self.board_size
+        if value.strip() == "" or (value.strip() == "tt" and n <= 19):
+            return self.pass_action
+        col, row = sgf_coords(value, n)
+        return (n - 1 - row) * n + col
+
+    def sgf_root(self) -> dict[str, str | list[str]]:
+        """``SZ``, ``KM``, and with a handicap ``HA``, the stones (``AB``) and white to play (``PL``)."""
+        n = self.board_size
+        root: dict[str, str | list[str]] = {"SZ": str(n), "KM": f"{self.komi:g}"}
+        if self.handicap >= 2:
+            start = self.initial_state()
+            root["HA"] = str(self.handicap)
+            root["AB"] = [self.sgf_move(a, start) for a in range(n * n) if self.stone(start, a) == 0]
+            root["PL"] = "W"
+        return root
+
+    @classmethod
+    def sgf_variant(cls, root: Mapping[str, str]) -> dict[str, Any]:
+        """``board_size`` from ``SZ``, ``komi`` from ``KM``, ``handicap`` from ``HA`` (the stones on
+        OpenSpiel's points)."""
+        variant: dict[str, Any] = {}
+        try:
+            if "SZ" in root:
+                variant["board_size"] = int(root["SZ"])
+            if "KM" in root:
+                variant["komi"] = float(root["KM"])
+            if "HA" in root:
+                variant["handicap"] = int(root["HA"])
+        except ValueError:
+            raise VariantError(f"SGF root SZ/KM/HA are numbers; got {dict(root)}") from None
+        return variant
 
     def illegal_reason(self, action: int, state: State) -> str:
         """Occupied, the ko point, or suicide."""

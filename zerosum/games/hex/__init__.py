@@ -71,6 +71,7 @@ class Hex(Game):
     # two-distance won 20 of 20 games against MCTS with random rollouts and 19 of 20 against
     # alpha-beta with the shortest-path distance.
     default_opponent = "alphabeta(time=0.1)"
+    sgf_game = 11
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``rows * columns`` cell actions (one more, ``swap``, with the pie rule); a game
@@ -114,6 +115,19 @@ class Hex(Game):
             return "swap"
         r, c = divmod(a, self.columns)
         return f"{_LETTERS[c]}{r + 1}"
+
+    def sgf_move(self, action: int, state: State) -> str:
+        """HexGui's SGF move: the cell's name (``f6``, row 1 at the top), ``swap-pieces`` for the swap."""
+        name = self.action_to_string(action, state)
+        return "swap-pieces" if name == "swap" else name
+
+    def sgf_action(self, value: str, state: State) -> int:
+        """The action of a HexGui move (``f6``, ``swap-pieces``)."""
+        return self.string_to_action("swap" if value.strip() == "swap-pieces" else value, state)
+
+    def sgf_root(self) -> dict[str, str | list[str]]:
+        """``SZ``: the side, or ``columns:rows`` for a board that is not square."""
+        return {"SZ": str(self.columns) if self.rows == self.columns else f"{self.columns}:{self.rows}"}
 
     def string_to_action(self, text: str, state: State | None = None) -> int:
         """Parse a cell (``f6``: column f, row 6) or ``swap`` (with the pie rule)."""

@@ -81,6 +81,13 @@ class Game:
     quiescence: ClassVar[bool] = True
     """Whether alpha-beta's quiescence search is on by default (for a game whose kernels
     supply forcing moves): False where it measured weaker at equal time."""
+    sgf_game: ClassVar[int | None] = None
+    """The game's number in SGF's ``GM`` list (Go 1, Othello 2, Gomoku 4, Nine Men's Morris 5,
+    Lines of Action 9, Hex 11, Amazons 18): its games are saved as SGF
+    (:mod:`zerosum.games.records`); None: as JSON (chess: PGN)."""
+    sgf_colours: ClassVar[tuple[str, str]] = ("B", "W")
+    """The SGF move properties of players 0 and 1: ``B`` for the player who moves first, in
+    most games; ``("W", "B")`` where player 0 is white (Nine Men's Morris)."""
 
     variant: Mapping[str, Any]
     """Set once by __init__ (the game is frozen after it)"""
@@ -371,6 +378,25 @@ class Game:
     def render(self, state: State) -> str:
         """The position as text (the same drawing serves ansi rendering and the CLI)."""
         raise NotImplementedError
+
+    def sgf_move(self, action: Action, state: State) -> str:
+        """``action`` as the value of an SGF move (``B[...]``): the readable move, unless the
+        game writes SGF's own points (Go, Othello, Gomoku)."""
+        return self.action_to_string(action, state)
+
+    def sgf_action(self, value: str, state: State) -> Action:
+        """The action of an SGF move's value (the inverse of :meth:`sgf_move`)."""
+        return self.string_to_action(value, state)
+
+    def sgf_root(self) -> dict[str, str | list[str]]:
+        """The SGF root properties the variant sets besides ``GM`` (``SZ``, ``KM``, ...): none by default."""
+        return {}
+
+    @classmethod
+    def sgf_variant(cls, root: Mapping[str, str]) -> dict[str, Any]:
+        """The variant an SGF file's root properties (``SZ``, ``KM``, ...) give, for a file written
+        by another program: the defaults unless the game reads them."""
+        return {}
 
     def position(self, *args: Any, **kwargs: Any) -> State:
         """A state from a readable description; raises PositionError saying what is wrong."""

@@ -148,6 +148,8 @@ class NineMensMorris(Game):
 
     name = "nine_mens_morris"
     kernels = KERNELS
+    sgf_game = 5
+    sgf_colours = ("W", "B")  # player 0 is white and moves first
     variants = (
         Variant("protect_mills", bool, True, "men in a mill can be removed only when every opponent man is in one"),
         Variant("flying", bool, True, "a player with 3 men moves a man to any empty point"),

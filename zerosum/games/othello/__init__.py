@@ -40,6 +40,7 @@ from zerosum.games.kit import (
     DRAW, ONGOING, P0_WINS, Game, IllegalActionError, Kernels, Layout, PositionError, State, Variant, check_action,
     i64_array,
 )
+from zerosum.games.records import sgf_coords, sgf_point
 from zerosum.games.othello import knowledge, rules
 from zerosum.games.othello.rules import S_MOVES, S_STATUS, S_TO_MOVE, STATE_SIZE
 
@@ -68,6 +69,7 @@ class Othello(Game):
     # at 0.1 s a move, 4 random plies then both seats (load 15 on 2 cores): it took 16 of 16 games from each of
     # alphabeta(time=0.1, heuristic=mobility) and mcts(time=0.1), which split theirs 4-4
     default_opponent = "alphabeta(time=0.1, heuristic=classic)"
+    sgf_game = 2
     """The engine that plays Othello best at 0.1 s a move among those measured."""
 
     def layout(self, variant: dict[str, Any]) -> Layout:
@@ -119,6 +121,22 @@ class Othello(Game):
         """The square (``d3``) or ``pass``."""
         a = check_action(action, self.num_actions)
         return "pass" if a == self.pass_action else self.square_name(a)
+
+    def sgf_move(self, action: int, state: State) -> str:
+        """SGF's point (``dc``: column, then row from the top) or ``""`` for a pass."""
+        a = check_action(action, self.num_actions)
+        return "" if a == self.pass_action else sgf_point(a % self.size, a // self.size)
+
+    def sgf_action(self, value: str, state: State) -> int:
+        """The action of an SGF point; ``""`` (or ``tt``) is a pass."""
+        if value.strip() in ("", "tt"):
+            return self.pass_action
+        col, row = sgf_coords(value, self.size)
+        return row * self.size + col
+
+    def sgf_root(self) -> dict[str, str | list[str]]:
+        """``SZ``: the board's side."""
+        return {"SZ": str(self.size)}
 
     def string_to_action(self, text: str, state: State | None = None) -> int:
         """Parse a square (``d3``, any case), ``pass`` or a bare action number."""
