@@ -38,6 +38,8 @@ CASES = [
     ("hex_v0", {"num_rows": 4, "num_cols": 7}),
     ("y_v0", {}),
     ("y_v0", {"board_size": 5}),
+    ("havannah_v0", {}),
+    ("havannah_v0", {"board_size": 4, "swap": True}),
     ("breakthrough_v0", {}),
     ("breakthrough_v0", {"rows": 5, "columns": 7}),
     ("checkers_v0", {}),

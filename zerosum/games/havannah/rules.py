@@ -1,0 +1,316 @@
+"""Havannah's rules as kernels over one 64-bit word a board row.
+
+Geometry, for base ``B`` (2..13) and diameter ``D = 2B - 1``: OpenSpiel's ``havannah`` lays
+the hexagon in a D x D square; the cell in column ``x`` and row ``y`` (``|x - y| < B``) is
+action ``x + y*D``, and the square's two cut-off corners are never legal. Its neighbours, in
+OpenSpiel's (clockwise) order, are ``(x-1, y-1)``, ``(x, y-1)``, ``(x+1, y)``, ``(x+1, y+1)``,
+``(x, y+1)`` and ``(x-1, y)``. Column ``x`` is bit ``D-1-x`` of row ``y``'s word: mirrored
+so, the rows have the pattern of Hex's rows, and a chain grows with Hex's row fill
+(:func:`zerosum.games.hex.rules.fill`).
+
+The six corners and the six edges (the cells of a side but its two corners) are
+OpenSpiel's, numbered as its bits: corners ``(0, 0)``, ``(m, 0)``, ``(e, m)``, ``(e, e)``,
+``(m, e)``, ``(0, m)`` for ``m = B - 1``, ``e = 2m``; edges ``y = 0``, ``x - y = m``,
+``x = e``, ``y = e``, ``y - x = m``, ``x = 0``.
+
+A move wins when the new stone's chain touches three edges (a fork) or two corners (a
+bridge), or closes a ring: OpenSpiel's test, which is followed exactly. When the stone
+joins its chain a second time (the neighbours are taken in order, and the one after a
+joined neighbour is skipped, a sharp corner of the same chain), a depth-first walk from the
+stone along its stones, turning at most 60 degrees a step (the first step in directions 0-3),
+looks for a cell it has already walked through. A full board without a winner is a draw.
+
+With ``swap``, the second player's first move may be the cell of the first stone, which
+becomes its own (OpenSpiel's ``swap``); the stone count stays 1.
+
+params: ``[B, D, cells, swap, the 6 corner cells, the 6 edges (D row masks each),
+neighbours...]``: ``6*cell + k`` after ``P_NEIGHBOURS`` is the k-th neighbour of a cell in
+OpenSpiel's order (-1 off the board); the heuristics read it too.
+
+state: ``[to_move, status, stones on the board, player 0's stones (D row words), player 1's
+(D row words)]``. Wins are found when the move is made, so a state is its stones, count and
+mover, and states stay canonical.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zerosum.games.hex.rules import fill, row_fill
+from zerosum.games.kit import (
+    APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
+    helper, i64, kernel, shr,
+)
+
+P_BASE, P_DIAM, P_CELLS, P_SWAP, P_CORNERS = range(5)
+P_EDGES = P_CORNERS + 6
+S_TO_MOVE, S_STATUS, S_COUNT, S_BOARDS = 0, 1, 2, 3
+STEPS = ((-1, -1), (0, -1), (1, 0), (1, 1), (0, 1), (-1, 0))
+"""The (dx, dy) of a cell's six neighbours, in OpenSpiel's (clockwise) order."""
+_MIX = i64(0xFF51AFD7ED558CCD)  # odd multiplier of the key's mixing (MurmurHash3's finaliser)
+_SEED = i64(0x9E3779B97F4A7C15)
+
+
+def on_board(base: int, x: int, y: int) -> bool:
+    """Whether ``(x, y)`` is a cell of the hexagon of side ``base``."""
+    d = 2 * base - 1
+    return 0 <= x < d and 0 <= y < d and abs(x - y) < base
+
+
+def neighbours(base: int, cell: int) -> list[int]:
+    """The six neighbours of ``cell`` in OpenSpiel's order, -1 where one is off the board."""
+    d = 2 * base - 1
+    y, x = divmod(cell, d)
+    return [(y + dy) * d + x + dx if on_board(base, x + dx, y + dy) else -1 for dx, dy in STEPS]
+
+
+def corner_cells(base: int) -> list[int]:
+    """The six corners' cells, in OpenSpiel's order of its corner bits."""
+    m, d = base - 1, 2 * base - 1
+    e = 2 * m
+    return [y * d + x for x, y in ((0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m))]
+
+
+def edge_of(base: int, cell: int) -> int:
+    """The edge (0-5, OpenSpiel's edge bits) that ``cell`` lies on, -1 for none (a corner,
+    the inside, or off the board)."""
+    m, d = base - 1, 2 * base - 1
+    e = 2 * m
+    y, x = divmod(cell, d)
+    if not on_board(base, x, y):
+        return -1
+    tests = (y == 0 and x not in (0, m), x - y == m and x not in (m, e), x == e and y not in (m, e),
+             y == e and x not in (e, m), y - x == m and x not in (m, 0), x == 0 and y not in (m, 0))
+    return tests.index(True) if any(tests) else -1
+
+
+def geometry(base: int, swap: bool) -> list[int]:
+    """The params vector of one variant."""
+    d = 2 * base - 1
+    cells = d * d - base * (base - 1)
+    edges = [0] * (6 * d)
+    for cell in range(d * d):
+        k = edge_of(base, cell)
+        if k >= 0:
+            edges[k * d + cell // d] |= 1 << (d - 1 - cell % d)
+    return [base, d, cells, int(swap), *corner_cells(base), *edges,
+            *(z for cell in range(d * d) for z in neighbours(base, cell))]
+
+
+def state_size(base: int) -> int:
+    """The length of a state on a board of side ``base``."""
+    return S_BOARDS + 2 * (2 * base - 1)
+
+
+@helper
+def neighbours_at(params: Params) -> int:  # pragma: no cover - compiled
+    """Where the neighbour table starts in ``params``."""
+    return P_EDGES + 6 * params[P_DIAM]
+
+
+@helper
+def has(s: State, base: int, d: int, cell: int) -> bool:  # pragma: no cover - compiled
+    """Whether the board at ``s[base:base+d]`` holds ``cell``."""
+    y = cell // d
+    return ((s[base + y] >> (d - 1 - (cell - y * d))) & 1) != 0
+
+
+@helper
+def swap_legal(params: Params, s: State) -> bool:  # pragma: no cover - compiled
+    """The swap applies: it is in force and the second player is to make its first move."""
+    return params[P_SWAP] != 0 and s[S_COUNT] == 1 and s[S_TO_MOVE] == 1 and s[S_STATUS] == ONGOING
+
+
+@kernel(PLAYER)
+def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
+    return s[S_TO_MOVE]
+
+
+@kernel(STATUS)
+def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
+    return s[S_STATUS]
+
+
+@kernel(LEGAL)
+def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
+    if s[S_STATUS] != ONGOING:
+        return 0
+    b, d = params[P_BASE], params[P_DIAM]
+    anywhere = swap_legal(params, s)  # the one stone on the board may be taken
+    n = 0
+    for y in range(d):
+        full = s[S_BOARDS + y] | s[S_BOARDS + d + y]
+        for x in range(max(0, y - b + 1), min(d, y + b)):
+            if anywhere or not (full >> (d - 1 - x)) & 1:
+                out[n] = y * d + x
+                n += 1
+    return n
+
+
+@kernel(IS_LEGAL)
+def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
+    b, d = params[P_BASE], params[P_DIAM]
+    if s[S_STATUS] != ONGOING or a < 0 or a >= d * d:
+        return False
+    y = a // d
+    x = a - y * d
+    if abs(x - y) >= b:
+        return False
+    return swap_legal(params, s) or not ((s[S_BOARDS + y] | s[S_BOARDS + d + y]) >> (d - 1 - x)) & 1
+
+
+@helper
+def ring(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
+    """OpenSpiel's ring test from the new stone ``a``: a depth-first walk along the stones at
+    ``s[own:own+D]`` that turns at most one direction a step (the first step in directions
+    0-3) and finds a cell already on its path. Iterative: a frame is (cell, next direction,
+    last direction)."""
+    d = params[P_DIAM]
+    nb = neighbours_at(params)
+    on_path = np.zeros(d, np.int64)  # the walk's cells, one word a row, bits as the stones'
+    cell = np.empty(d * d + 1, np.int64)
+    nxt = np.empty(d * d + 1, np.int64)
+    last = np.empty(d * d + 1, np.int64)
+    cell[0], nxt[0], last[0] = a, 0, 3
+    on_path[a // d] |= 1 << (d - 1 - a % d)
+    top = 1
+    for _ in range(1 << 40):  # the walk ends: each frame tries at most four directions
+        if top == 0:
+            return False
+        f = top - 1
+        c = cell[f]
+        if nxt[f] > last[f]:
+            on_path[c // d] &= ~(1 << (d - 1 - c % d))
+            top -= 1
+            continue
+        direction = (nxt[f] + 6) % 6
+        nxt[f] += 1
+        z = params[nb + 6 * c + direction]
+        if z < 0 or not has(s, own, d, z):
+            continue
+        if has(on_path, 0, d, z):
+            return True
+        on_path[z // d] |= 1 << (d - 1 - z % d)
+        cell[top], nxt[top], last[top] = z, direction - 1, direction + 1
+        top += 1
+    return False
+
+
+@helper
+def same_chain(params: Params, s: State, own: int, a: int, b: int, c: int) -> bool:  # pragma: no cover - compiled
+    """Whether ``b`` or ``c`` (-1: none) is in the chain of ``a`` among the stones at
+    ``s[own:own+D]``."""
+    d = params[P_DIAM]
+    chain = np.zeros(d, np.int64)
+    y = a // d
+    chain[y] = row_fill(1 << (d - 1 - (a - y * d)), s[own + y])
+    fill(s, own, chain, 0, d, y)
+    return (b >= 0 and has(chain, 0, d, b)) or (c >= 0 and has(chain, 0, d, c))
+
+
+@helper
+def joins_twice(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
+    """OpenSpiel's ``alreadyjoined`` for a stone put on ``a`` (before it is put): the own
+    neighbours, in order, each but the one after a joined neighbour, joined to the stone's
+    chain one by one: whether one was in it already (two of them were one chain)."""
+    d = params[P_DIAM]
+    nb = neighbours_at(params)
+    joined = np.full(3, -1, np.int64)
+    k = 0
+    skip = False
+    for i in range(6):
+        if skip:
+            skip = False
+            continue
+        z = params[nb + 6 * a + i]
+        if z >= 0 and has(s, own, d, z):
+            joined[k] = z
+            k += 1
+            skip = True
+    if k < 2:
+        return False
+    if same_chain(params, s, own, joined[0], joined[1], joined[2]):
+        return True
+    return k == 3 and same_chain(params, s, own, joined[1], joined[2], -1)
+
+
+@helper
+def wins(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
+    """Whether the chain of the stone on ``a`` touches three edges or two corners."""
+    d = params[P_DIAM]
+    chain = np.zeros(d, np.int64)
+    y = a // d
+    chain[y] = row_fill(1 << (d - 1 - (a - y * d)), s[own + y])
+    fill(s, own, chain, 0, d, y)
+    corners = 0
+    for k in range(6):
+        if has(chain, 0, d, params[P_CORNERS + k]):
+            corners += 1
+    if corners >= 2:
+        return True
+    edges = 0
+    for k in range(6):
+        for r in range(d):
+            if chain[r] & params[P_EDGES + k * d + r]:
+                edges += 1
+                break
+    return edges >= 3
+
+
+@kernel(APPLY)
+def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no cover - compiled
+    for i in range(s.shape[0]):
+        child[i] = s[i]
+    d = params[P_DIAM]
+    p = s[S_TO_MOVE]
+    child[S_TO_MOVE] = 1 - p
+    own = S_BOARDS + p * d
+    other = S_BOARDS + (1 - p) * d
+    y = a // d
+    bit = 1 << (d - 1 - (a - y * d))
+    if child[other + y] & bit:  # the swap: the first stone changes hands, one stone wins nothing
+        child[other + y] &= ~bit
+        child[own + y] |= bit
+        return
+    twice = joins_twice(params, s, own, a)
+    child[own + y] |= bit
+    child[S_COUNT] += 1
+    if wins(params, child, own, a) or (twice and ring(params, child, own, a)):
+        child[S_STATUS] = P0_WINS + p
+    elif child[S_COUNT] == params[P_CELLS]:
+        child[S_STATUS] = DRAW
+
+
+@kernel(KEY)
+def key(params: Params, s: State) -> int:  # pragma: no cover - compiled
+    """A 64-bit hash of the stones and the player to move: each row word folded in by a
+    multiply and a xor-shift."""
+    d = params[P_DIAM]
+    h = _SEED * (s[S_TO_MOVE] + 1)
+    for i in range(S_BOARDS, S_BOARDS + 2 * d):
+        h = (h ^ s[i]) * _MIX
+        h ^= shr(h, 29)
+    return h
+
+
+@kernel(OBSERVE)
+def observe(params: Params, s: State, player_: int, out: I8Array) -> None:  # pragma: no cover - compiled
+    """(D, D, 4), row y and column x: own stones, the opponent's, the empty cells of the
+    board, ones on the board when the observer is to move (the cut-off corners all zeros)."""
+    b, d = params[P_BASE], params[P_DIAM]
+    own = S_BOARDS + player_ * d
+    other = S_BOARDS + (1 - player_) * d
+    mover = 1 if s[S_TO_MOVE] == player_ else 0
+    for y in range(d):
+        for x in range(d):
+            k = 4 * (y * d + x)
+            if abs(x - y) >= b:
+                out[k] = out[k + 1] = out[k + 2] = out[k + 3] = 0
+                continue
+            u = (s[own + y] >> (d - 1 - x)) & 1
+            v = (s[other + y] >> (d - 1 - x)) & 1
+            out[k] = u
+            out[k + 1] = v
+            out[k + 2] = 1 - u - v
+            out[k + 3] = mover
+
