@@ -66,6 +66,7 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     # issue 57's games: OpenSpiel at every step, perft, speed; strength against MCTSBot(1000) with FULL=1
     ("clobber.py", ["--quick"], ["--strength-games", "100"], 3600),
     ("ultimate_tic_tac_toe.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
+    ("dots_and_boxes.py", ["--quick"], ["--strength-games", "100"], 3600),
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 

@@ -355,3 +355,27 @@ def test_play_reads_dots_help_and_hint():
     text = "\n".join(out)
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     assert "1 +---+" in text  # the line a1-b1 drawn on the board shown after the move
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    """A tournament on the margin variant scores wins, draws and losses (returns stay +1/-1/0),
+    evaluate reports, and replay --gif draws the stored game line by line."""
+    from PIL import Image
+
+    import zerosum
+    from zerosum.cli.replay import replay_main
+    from zerosum.evaluation import build_config, run_tournament
+
+    variant = {"num_rows": 3, "num_cols": 3, "utility_margin": True}
+    cfg = build_config({"game": "dots_and_boxes", "variant": variant, "agents": ["random", "alphabeta(depth=2)"],
+                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
+    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
+    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
+    assert all(0.0 <= row["score"] <= 1.0 for row in standings), standings
+    report = zerosum.evaluate("alphabeta(depth=2)", "dots_and_boxes_v0", opponents=["random"], games=2, seed=0,
+                              variant=variant)
+    assert "random" in str(report)
+    gif = tmp_path / "game.gif"
+    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames == 25  # the empty board and one frame a line
