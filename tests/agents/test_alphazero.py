@@ -38,6 +38,7 @@ CASES = [
     ("nine_mens_morris", {"protect_mills": False, "flying": False, "no_return": True, "max_turns": 120}),
     ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 4, "x_in_row": 3}),
     ("hex", {}), ("hex", {"board_size": 5, "swap": True}), ("hex", {"num_rows": 4, "num_cols": 7}),
+    ("y", {}), ("y", {"board_size": 5}), ("havannah", {}), ("havannah", {"board_size": 4, "swap": True}),
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 7}),
     ("checkers", {}), ("checkers", {"rows": 7, "columns": 7}),
     ("gomoku", {}), ("gomoku", {"size": 7, "connect": 4, "wrap": True}),
