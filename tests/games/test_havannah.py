@@ -300,3 +300,33 @@ def test_play_reads_cells_and_swap():
     rows = ["".join(ch for ch in line.split(maxsplit=1)[1] if ch in "xo.") for line in board]
     y, x = int(first[1:]) - 1, "abcdefg".index(first[0])
     assert rows[y][x - max(0, y - 3)] == "o"  # the first stone changed hands
+
+
+def test_env_page_table_matches_the_spaces():
+    from zerosum.envs import havannah_v0
+
+    env = havannah_v0.env()
+    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", havannah_v0.__doc__)
+    shape = env.observation_space("player_0")["observation"].shape
+    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", havannah_v0.__doc__)
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    from PIL import Image
+
+    import zerosum
+    from zerosum.cli.replay import replay_main
+    from zerosum.evaluation import build_config, run_tournament
+
+    variant = {"board_size": 3}
+    cfg = build_config({"game": "havannah", "variant": variant, "agents": ["random", "alphabeta(depth=1)"],
+                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
+    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
+    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
+    report = zerosum.evaluate("alphabeta(depth=1)", "havannah_v0", opponents=["random"], games=2, seed=0,
+                              variant=variant)
+    assert "random" in str(report)
+    gif = tmp_path / "game.gif"
+    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames >= 6  # the empty board and a frame a move: no win comes before the fifth move

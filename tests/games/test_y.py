@@ -244,3 +244,33 @@ def test_play_reads_cells():
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     assert "e5 is off the board" in text
     assert re.search(r"^  2 [.o] [.o] x [.o]$", text, re.MULTILINE)  # x on c2: row 2's third cell
+
+
+def test_env_page_table_matches_the_spaces():
+    from zerosum.envs import y_v0
+
+    env = y_v0.env()
+    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", y_v0.__doc__)
+    shape = env.observation_space("player_0")["observation"].shape
+    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", y_v0.__doc__)
+
+
+def test_tournament_evaluate_and_replay_gif(tmp_path):
+    from PIL import Image
+
+    import zerosum
+    from zerosum.cli.replay import replay_main
+    from zerosum.evaluation import build_config, run_tournament
+
+    variant = {"board_size": 5}
+    cfg = build_config({"game": "y", "variant": variant, "agents": ["random", "alphabeta(depth=1)"],
+                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
+    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
+    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
+    report = zerosum.evaluate("alphabeta(depth=1)", "y_v0", opponents=["random"], games=2, seed=0,
+                              variant=variant)
+    assert "random" in str(report)
+    gif = tmp_path / "game.gif"
+    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames >= 6  # the empty board and a frame a move: no win comes before the fifth move
