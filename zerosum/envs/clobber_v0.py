@@ -48,13 +48,18 @@ action ends the game with -1 to its author.
 Example: `clobber_v0.env(rows=8, columns=8)` (the Computer Olympiad's board).
 
 **Heuristics** (for alpha-beta, `heuristic=`). A white piece next to a black one is a move
-for both players, so the two sides always have as many moves as each other; mobility is
-counted, as Clobber programs count it, by the pieces that can still move (Willemson and
-Winands, "MILA wins Clobber tournament", ICGA Journal 2005): a piece with no opponent's
-piece next to it is dead. `mobility` (the default): 10 a movable piece and 1 a move it
+for both players, so the two sides always have as many moves as each other; mobility, the
+term Clobber programs evaluate (Willemson and Winands, "MILA wins Clobber tournament", ICGA
+Journal 2005), is counted here by the pieces that can still move: a piece with no
+opponent's piece next to it is dead. `mobility` (the default): 10 a movable piece and 1 a move it
 has beyond its first, own minus the opponent's; `movable`: the bare count of movable
 pieces. The move-ordering hint takes first the opponent's pieces with the most moves of
-their own.
+their own. Measured here, neither count helps alpha-beta: at depth 5 it scored 0.32
+(`mobility`) and 0.35 (`movable`) against the same search with a constant evaluation
+(60 games each, seats alternating from 4-ply random openings), so the default opponent
+(`Clobber.default_opponent`) is MCTS: `mcts(time=0.1)` scored 0.80 against OpenSpiel's
+MCTSBot(1000) in 20 games, where `alphabeta(time=0.1)` scored 0.45 (`mobility`) and 0.55
+(`movable`).
 
 **Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 12; each with
 its command).

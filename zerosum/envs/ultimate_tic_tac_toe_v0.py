@@ -53,7 +53,9 @@ boards in a line whose third board can still be won) 150; a small-board threat (
 in a line of a board in play, the third cell empty) 10; a mark on the centre cell of a
 board in play 3. The move-ordering hint plays cells that win a small board first, then
 blocks, and sends the opponent to a finished board (a free choice) or to a board where it
-threatens last.
+threatens last. The default opponent (`UltimateTicTacToe.default_opponent`) is
+`mcts(time=0.1)`: it scored 0.95 against OpenSpiel's MCTSBot(1000) in 10 games, where
+`alphabeta(time=0.1)` with `threats` scored 0.70.
 
 **Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 12; each with
 its command).
