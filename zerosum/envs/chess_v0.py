@@ -113,7 +113,7 @@ from other jobs unless said).
     random rollouts to a chess game's end take 4 s a move here: `python bench/strength.py
     --game chess --games 12`.
 
-**Version history.** v0: first release. In zerosum 0.2.0 (the same version: the values
+**Version history.** v0: first release. In zerosum 0.3.0 (the same version: the values
 did not change) the observations are bool rather than int8, so that the space is `chess_v6`'s, and
 the turn passes at the end of the game as in `chess_v6`.
 """

@@ -103,7 +103,7 @@ superko (such games end here and go on there), gives white the win on an even sc
 (integer komi only), and after the end lists the pass in the mask of the agent it
 selects (here the mask is all zeros once the game is over).
 
-**Version history.** v0: first release; `compat="go_v5"` added in zerosum 0.2.0 (the
+**Version history.** v0: first release; `compat="go_v5"` added in zerosum 0.3.0 (the
 default observation is unchanged).
 """
 
