@@ -23,13 +23,14 @@ looks for a cell it has already walked through. A full board without a winner is
 With ``swap``, the second player's first move may be the cell of the first stone, which
 becomes its own (OpenSpiel's ``swap``); the stone count stays 1.
 
-params: ``[B, D, cells, swap, the 6 corner cells, the 6 edges (D row masks each),
-neighbours...]``: ``6*cell + k`` after ``P_NEIGHBOURS`` is the k-th neighbour of a cell in
+params: ``[B, D, cells, swap, the 6 corner cells, the 6 edges (D row masks each), the
+corners (D row masks), neighbours...]``: ``6*cell + k`` after ``P_NEIGHBOURS`` is the k-th neighbour of a cell in
 OpenSpiel's order (-1 off the board); the heuristics read it too.
 
 state: ``[to_move, status, stones on the board, player 0's stones (D row words), player 1's
-(D row words)]``. Wins are found when the move is made, so a state is its stones, count and
-mover, and states stay canonical.
+(D row words), D work rows]``. Wins are found when the move is made, so a state is its
+stones, count and mover, and states stay canonical: ``apply`` grows chains in the work rows
+of the state it writes and clears them (zero in every state; no allocation a move).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import numpy as np
 from zerosum.games.hex.rules import fill, row_fill
 from zerosum.games.kit import (
     APPLY, DRAW, IS_LEGAL, KEY, LEGAL, OBSERVE, ONGOING, P0_WINS, PLAYER, STATUS, I64Array, I8Array, Params, State,
-    helper, i64, kernel, shr,
+    helper, i64, kernel, lowest_bit, popcount, shr,
 )
 
 P_BASE, P_DIAM, P_CELLS, P_SWAP, P_CORNERS = range(5)
@@ -93,19 +94,22 @@ def geometry(base: int, swap: bool) -> list[int]:
         k = edge_of(base, cell)
         if k >= 0:
             edges[k * d + cell // d] |= 1 << (d - 1 - cell % d)
-    return [base, d, cells, int(swap), *corner_cells(base), *edges,
+    corner_rows = [0] * d
+    for cell in corner_cells(base):
+        corner_rows[cell // d] |= 1 << (d - 1 - cell % d)
+    return [base, d, cells, int(swap), *corner_cells(base), *edges, *corner_rows,
             *(z for cell in range(d * d) for z in neighbours(base, cell))]
 
 
 def state_size(base: int) -> int:
     """The length of a state on a board of side ``base``."""
-    return S_BOARDS + 2 * (2 * base - 1)
+    return S_BOARDS + 3 * (2 * base - 1)
 
 
 @helper
 def neighbours_at(params: Params) -> int:  # pragma: no cover - compiled
     """Where the neighbour table starts in ``params``."""
-    return P_EDGES + 6 * params[P_DIAM]
+    return P_EDGES + 7 * params[P_DIAM]
 
 
 @helper
@@ -139,11 +143,23 @@ def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover -
     anywhere = swap_legal(params, s)  # the one stone on the board may be taken
     n = 0
     for y in range(d):
-        full = s[S_BOARDS + y] | s[S_BOARDS + d + y]
-        for x in range(max(0, y - b + 1), min(d, y + b)):
-            if anywhere or not (full >> (d - 1 - x)) & 1:
-                out[n] = y * d + x
-                n += 1
+        lo = max(0, y - b + 1)
+        hi = min(d, y + b) - 1
+        free = (((1 << (hi - lo + 1)) - 1) << (d - 1 - hi))
+        if not anywhere:
+            free &= ~(s[S_BOARDS + y] | s[S_BOARDS + d + y])
+        first = n
+        for _ in range(d):  # bit d-1-x: the lowest bit first is the highest x first
+            if free == 0:
+                break
+            out[n] = y * d + d - 1 - lowest_bit(free)
+            n += 1
+            free &= free - 1
+        i, j = first, n - 1
+        while i < j:  # ascending x
+            out[i], out[j] = out[j], out[i]
+            i += 1
+            j -= 1
     return n
 
 
@@ -197,25 +213,49 @@ def ring(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cove
 
 
 @helper
-def same_chain(params: Params, s: State, own: int, a: int, b: int, c: int) -> bool:  # pragma: no cover - compiled
-    """Whether ``b`` or ``c`` (-1: none) is in the chain of ``a`` among the stones at
-    ``s[own:own+D]``."""
+def grow(params: Params, s: State, own: int, a: int, work: State) -> int:  # pragma: no cover - compiled
+    """The chain of the stone on ``a`` among the stones at ``s[own:own+D]``, written to the
+    work rows of ``work`` (a state's last D words, zero in every state: the caller clears
+    them); where they start."""
     d = params[P_DIAM]
-    chain = np.zeros(d, np.int64)
+    at = S_BOARDS + 2 * d
     y = a // d
-    chain[y] = row_fill(1 << (d - 1 - (a - y * d)), s[own + y])
-    fill(s, own, chain, 0, d, y)
-    return (b >= 0 and has(chain, 0, d, b)) or (c >= 0 and has(chain, 0, d, c))
+    work[at + y] = row_fill(1 << (d - 1 - (a - y * d)), s[own + y])
+    fill(s, own, work, at, d, y)
+    return at
 
 
 @helper
-def joins_twice(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
+def clear(params: Params, work: State) -> None:  # pragma: no cover - compiled
+    """Zero the work rows of ``work``."""
+    d = params[P_DIAM]
+    for i in range(S_BOARDS + 2 * d, S_BOARDS + 3 * d):
+        work[i] = 0
+
+
+@helper
+def same_chain(params: Params, s: State, own: int, a: int, b: int, c: int,
+               work: State) -> bool:  # pragma: no cover - compiled
+    """Whether ``b`` or ``c`` (-1: none) is in the chain of ``a`` among the stones at
+    ``s[own:own+D]`` (grown in ``work``'s work rows, cleared after)."""
+    d = params[P_DIAM]
+    at = grow(params, s, own, a, work)
+    found = (b >= 0 and has(work, at, d, b)) or (c >= 0 and has(work, at, d, c))
+    clear(params, work)
+    return found
+
+
+@helper
+def joins_twice(params: Params, s: State, own: int, a: int, work: State) -> int:  # pragma: no cover - compiled
     """OpenSpiel's ``alreadyjoined`` for a stone put on ``a`` (before it is put): the own
     neighbours, in order, each but the one after a joined neighbour, joined to the stone's
-    chain one by one: whether one was in it already (two of them were one chain)."""
+    chain one by one: whether one was in it already (two of them were one chain). 1 when so,
+    0 when not, -1 when the stone touches none of its own (a chain of one wins nothing)."""
     d = params[P_DIAM]
     nb = neighbours_at(params)
-    joined = np.full(3, -1, np.int64)
+    y = a // d
+    c = d - 1 - (a - y * d)  # the stone's bit; a neighbour (dx, dy) is bit c - dx of row y + dy
+    j0 = j1 = j2 = -1
     k = 0
     skip = False
     for i in range(6):
@@ -223,38 +263,40 @@ def joins_twice(params: Params, s: State, own: int, a: int) -> bool:  # pragma: 
             skip = False
             continue
         z = params[nb + 6 * a + i]
-        if z >= 0 and has(s, own, d, z):
-            joined[k] = z
+        dx = 1 if i == 2 or i == 3 else -1 if i == 0 or i == 5 else 0
+        dy = -1 if i < 2 else 1 if i == 3 or i == 4 else 0
+        if z >= 0 and (s[own + y + dy] >> (c - dx)) & 1:
+            if k == 0:
+                j0 = z
+            elif k == 1:
+                j1 = z
+            else:
+                j2 = z
             k += 1
             skip = True
     if k < 2:
-        return False
-    if same_chain(params, s, own, joined[0], joined[1], joined[2]):
-        return True
-    return k == 3 and same_chain(params, s, own, joined[1], joined[2], -1)
+        return k - 1
+    if same_chain(params, s, own, j0, j1, j2, work):
+        return 1
+    return 1 if k == 3 and same_chain(params, s, own, j1, j2, -1, work) else 0
 
 
 @helper
 def wins(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
-    """Whether the chain of the stone on ``a`` touches three edges or two corners."""
+    """Whether the chain of the stone on ``a`` (in ``s``, whose work rows it uses and clears)
+    touches three edges or two corners."""
     d = params[P_DIAM]
-    chain = np.zeros(d, np.int64)
-    y = a // d
-    chain[y] = row_fill(1 << (d - 1 - (a - y * d)), s[own + y])
-    fill(s, own, chain, 0, d, y)
+    at = grow(params, s, own, a, s)
     corners = 0
-    for k in range(6):
-        if has(chain, 0, d, params[P_CORNERS + k]):
-            corners += 1
-    if corners >= 2:
-        return True
-    edges = 0
-    for k in range(6):
-        for r in range(d):
-            if chain[r] & params[P_EDGES + k * d + r]:
-                edges += 1
-                break
-    return edges >= 3
+    edges = 0  # the edges touched, as bits
+    for r in range(d):
+        if s[at + r] != 0:
+            corners += popcount(s[at + r] & params[P_EDGES + 6 * d + r])
+            for k in range(6):
+                if s[at + r] & params[P_EDGES + k * d + r]:
+                    edges |= 1 << k
+    clear(params, s)
+    return corners >= 2 or popcount(edges) >= 3
 
 
 @kernel(APPLY)
@@ -272,10 +314,10 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
         child[other + y] &= ~bit
         child[own + y] |= bit
         return
-    twice = joins_twice(params, s, own, a)
+    joined = joins_twice(params, s, own, a, child)
     child[own + y] |= bit
     child[S_COUNT] += 1
-    if wins(params, child, own, a) or (twice and ring(params, child, own, a)):
+    if joined >= 0 and (wins(params, child, own, a) or (joined == 1 and ring(params, child, own, a))):
         child[S_STATUS] = P0_WINS + p
     elif child[S_COUNT] == params[P_CELLS]:
         child[S_STATUS] = DRAW
