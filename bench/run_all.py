@@ -67,6 +67,8 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("clobber.py", ["--quick"], ["--strength-games", "100"], 3600),
     ("ultimate_tic_tac_toe.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
     ("dots_and_boxes.py", ["--quick"], ["--strength-games", "100"], 3600),
+    ("y.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
+    ("havannah.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 

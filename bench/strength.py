@@ -56,6 +56,8 @@ OPENSPIEL.update({"clobber": ("clobber", {}, {}), "ultimate_tic_tac_toe": ("ulti
 TARGETED += ("clobber", "ultimate_tic_tac_toe")  # issue 57's games have the same target
 OPENSPIEL.update({"dots_and_boxes": ("dots_and_boxes", {}, {})})
 TARGETED += ("dots_and_boxes",)
+OPENSPIEL.update({"y": ("y", {}, {}), "havannah": ("havannah", {}, {})})
+TARGETED += ("y", "havannah")
 TARGET = 0.75
 
 
