@@ -66,6 +66,8 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     # issue 57's games: OpenSpiel at every step, perft, speed; strength against MCTSBot(1000) with FULL=1
     ("clobber.py", ["--quick"], ["--strength-games", "100"], 3600),
     ("ultimate_tic_tac_toe.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
+    ("mancala.py", ["--quick"], ["--strength-games", "100"], 3600),
+    ("oware.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
     ("dots_and_boxes.py", ["--quick"], ["--strength-games", "100"], 3600),
     ("y.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
     ("havannah.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),

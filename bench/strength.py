@@ -54,6 +54,8 @@ TARGETED = ("othello", "hex", "breakthrough", "checkers", "gomoku")
 """The games whose score has issue 47's target; chess and Go (issue 48) have none"""
 OPENSPIEL.update({"clobber": ("clobber", {}, {}), "ultimate_tic_tac_toe": ("ultimate_tic_tac_toe", {}, {})})
 TARGETED += ("clobber", "ultimate_tic_tac_toe")  # issue 57's games have the same target
+OPENSPIEL.update({"mancala": ("mancala", {}, {}), "oware": ("oware", {}, {})})
+TARGETED += ("mancala", "oware")
 OPENSPIEL.update({"dots_and_boxes": ("dots_and_boxes", {}, {})})
 TARGETED += ("dots_and_boxes",)
 OPENSPIEL.update({"y": ("y", {}, {}), "havannah": ("havannah", {}, {})})

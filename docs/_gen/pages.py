@@ -42,6 +42,8 @@ MIDGAME_PLIES = {"tictactoe_v0": 4, "connect_four_v0": 12, "nim_v0": 3, "pentago
                  "gomoku_v0": 20, "chess_v0": 20, "go_v0": 40}
 BUILT_IN += ("clobber_v0", "ultimate_tic_tac_toe_v0")  # issue 57's games
 MIDGAME_PLIES.update({"clobber_v0": 10, "ultimate_tic_tac_toe_v0": 30})
+BUILT_IN += ("mancala_v0", "oware_v0")
+MIDGAME_PLIES.update({"mancala_v0": 12, "oware_v0": 30})
 BUILT_IN += ("dots_and_boxes_v0",)
 MIDGAME_PLIES.update({"dots_and_boxes_v0": 7})
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)

@@ -32,6 +32,8 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "chess_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 30),
     "clobber_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 29),
     "ultimate_tic_tac_toe_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 162),
+    "mancala_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 80),
+    "oware_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 60),
     "dots_and_boxes_v0": ({"num_rows": 3, "num_cols": 3}, "alphabeta(depth=4)", "alphabeta(depth=2)", 24),
 }
 SEED = 3

@@ -64,7 +64,7 @@ class Mancala(Game):
     kernels = KERNELS
     variants = ()
     heuristics = knowledge.HEURISTICS
-    default_heuristic = "seeds_in_play"
+    default_heuristic = "store_difference"
     default_opponent = "alphabeta(time=0.1)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:
