@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import emit
 
 from zerosum.games import make_game
-from zerosum.training.alphazero import AZ_RECIPES, Games, Learner, ReplayBuffer, az_recipe, build_net
+from zerosum.training.alphazero import AZ_RECIPES, Learner, Positions, ReplayBuffer, az_recipe, build_net
 
 
 def main() -> None:
@@ -72,7 +72,7 @@ def main() -> None:
         mask = np.ones((n, game.num_actions), np.int8)
         policy = np.full((n, game.num_actions), 1.0 / game.num_actions, np.float32)
         buffer = ReplayBuffer(n, tuple(game.observation_shape), game.num_actions)
-        buffer.add(Games(obs, mask, policy, rng.uniform(-1, 1, n).astype(np.float32)))
+        buffer.add(Positions(obs, mask, policy, rng.uniform(-1, 1, n).astype(np.float32)))
         base = None
         for device in devices:
             for t in threads:

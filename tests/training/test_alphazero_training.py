@@ -19,7 +19,7 @@ pytest.importorskip("torch")
 
 from zerosum.games import make_game
 from zerosum.training.alphazero import AZ_RECIPES, AlphaZeroConfig, ReplayBuffer, az_recipe, fits
-from zerosum.training.alphazero import Games
+from zerosum.training.alphazero import Positions
 from tests.inprocess import zerosum_train
 
 # a run of a few seconds: 2 iterations of 8 tic-tac-toe games at 8 simulations
@@ -135,7 +135,7 @@ def test_replay_buffer_keeps_the_last_positions():
 
     def games(values):
         n = len(values)
-        return Games(np.zeros((n, 1), np.int8), np.ones((n, 2), np.int8), np.full((n, 2), 0.5, np.float32),
+        return Positions(np.zeros((n, 1), np.int8), np.ones((n, 2), np.int8), np.full((n, 2), 0.5, np.float32),
                      np.asarray(values, np.float32))
 
     buf.add(games([1, 2, 3]))

@@ -10,7 +10,7 @@ import pytest
 
 from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
-from zerosum.training.alphazero import Games
+from zerosum.training.alphazero import Positions
 from tests.inprocess import zerosum_train
 
 pytest.importorskip("torch")
@@ -24,7 +24,7 @@ def test_anneal_lowers_the_rate_along_a_cosine_and_restores_it():
     learner = Learner(game, cfg, build_network(game, NetConfig(kind="mlp", hidden=(8,))))
     buf = ReplayBuffer(16, tuple(game.observation_shape), 9)
     obs = np.zeros((16, *game.observation_shape), np.int8)
-    buf.add(Games(obs, np.ones((16, 9), np.int8), np.full((16, 9), 1 / 9, np.float32), np.zeros(16, np.float32)))
+    buf.add(Positions(obs, np.ones((16, 9), np.int8), np.full((16, 9), 1 / 9, np.float32), np.zeros(16, np.float32)))
     seen: list[tuple[int, float]] = []
     plain = learner.train
 

@@ -13,7 +13,7 @@ from zerosum.games import make_game
 from zerosum.training.alphazero import AlphaZeroConfig, Learner, ReplayBuffer
 from zerosum.training.ppo.config import TrainConfig
 from tests.inprocess import zerosum_train
-from zerosum.training.alphazero import Games
+from zerosum.training.alphazero import Positions
 
 torch = pytest.importorskip("torch")
 
@@ -25,7 +25,7 @@ def _buffer(game, n=64, seed=0):
     mask[:, 0] = 1
     policy = mask / mask.sum(axis=1, keepdims=True)
     buf = ReplayBuffer(n, tuple(game.observation_shape), game.num_actions)
-    buf.add(Games(obs, mask, policy.astype(np.float32), rng.uniform(-1, 1, n).astype(np.float32)))
+    buf.add(Positions(obs, mask, policy.astype(np.float32), rng.uniform(-1, 1, n).astype(np.float32)))
     return buf
 
 

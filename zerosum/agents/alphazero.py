@@ -35,6 +35,7 @@ import numpy as np
 from zerosum.agents.base import Agent, Rng, batch_states, sample_rows
 from zerosum.games.kit import ONGOING, Action, Game, GameOverError, State
 from zerosum.nets.checkpoint import check_network_game, checkpoint_path, load_network
+from zerosum.nets.evaluator import greedy_moves, legal_logits
 from zerosum.nets.errors import CheckpointError
 from zerosum.search.result import SearchResult, SearchStats
 
@@ -127,11 +128,10 @@ class AlphaZeroAgent(Agent):
         mask = game.legal_mask(state)
         obs = game.observation(state, game.current_player(state))
         logits, values = self.evaluator(obs[None], mask[None])
-        scores = logits[0].astype(np.float64)
-        scores[mask == 0] = -np.inf
         if self.temperature == 0.0:
-            action = int(np.argmax(scores))
+            action = int(greedy_moves(logits, mask[None])[0])
         else:
+            scores = legal_logits(logits[0], mask)
             p = np.exp((scores - scores.max()) / self.temperature)
             action = int(self.rng.choice(len(p), p=p / p.sum()))
         stats = SearchStats(nodes=1, leaves=1, time=time.perf_counter() - start)
@@ -157,12 +157,10 @@ class AlphaZeroAgent(Agent):
             raise GameOverError(f"alphazero was asked to move in a finished game (row {int(np.flatnonzero(over)[0])})")
         masks = rules.masks(s)
         logits, _ = self.evaluator(rules.observe(s, rules.players(s)), masks)
-        scores = logits.astype(np.float64)
-        scores[masks == 0] = -np.inf
         self.last_stats = None
         if self.temperature == 0.0:
-            out: np.ndarray = np.argmax(scores, axis=1).astype(np.int64)
-            return out
+            return greedy_moves(logits, masks)
+        scores = legal_logits(logits, masks)
         p = np.exp((scores - scores.max(axis=1, keepdims=True)) / self.temperature)
         return sample_rows(p / p.sum(axis=1, keepdims=True), self.rng)
 

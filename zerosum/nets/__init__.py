@@ -23,10 +23,11 @@ from zerosum.nets.checkpoint import (
 from zerosum.nets.config import KINDS, NetConfig, board_shape
 from zerosum.nets.modules import build_network, network_for
 from zerosum.nets.errors import CheckpointError, MissingExtraError, NetConfigError
-from zerosum.nets.evaluator import NetworkEvaluator, resolve_device
+from zerosum.nets.evaluator import NetworkEvaluator, greedy_moves, legal_logits, resolve_device
 
 __all__ = [
     "FORMAT", "FORMAT_VERSION", "KINDS", "ZOO", "CheckpointError", "MissingExtraError", "NetConfig",
     "NetConfigError", "NetworkEvaluator", "board_shape", "build_network", "check_network_game", "checkpoint_path",
-    "load_network", "network_for", "read_sidecar", "resolve_device", "save_network", "zoo_names",
+    "greedy_moves", "legal_logits", "load_network", "network_for", "read_sidecar", "resolve_device", "save_network",
+    "zoo_names",
 ]

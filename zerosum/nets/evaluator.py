@@ -29,6 +29,21 @@ def resolve_device(device: Any) -> Any:
     return dev
 
 
+def legal_logits(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``logits`` as float64 with every illegal action (``masks`` 0) at -inf: one row or many."""
+    scores = np.array(logits, dtype=np.float64)
+    scores[np.asarray(masks) <= 0] = -np.inf
+    return scores
+
+
+def greedy_moves(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The network's greedy legal move, a row each: the legal action (``masks`` 1) with the highest
+    logit, int64 ``[n]`` for ``logits`` and ``masks`` ``[n, num_actions]``. How a network plays
+    alone (``sims=0``): the ``alphazero`` agent, a run's evaluation and its ladder games."""
+    out: np.ndarray = np.argmax(legal_logits(logits, masks), axis=-1).astype(np.int64)
+    return out
+
+
 class NetworkEvaluator:
     """Evaluates leaves with ``net``: ``ev(obs, mask) -> (logits, values)``.
 

@@ -26,7 +26,7 @@ from zerosum.training.alphazero.config import (
     RunConfig, SelfPlayConfig, TeacherConfig,
 )
 from zerosum.training.alphazero.data import (
-    Dataset, DatasetError, Games, ReplayBuffer, load_dataset, read_labels, save_dataset,
+    DatasetError, Positions, ReplayBuffer, load_dataset, read_labels, save_dataset,
 )
 from zerosum.training.alphazero.evaluation import evaluate_network, greedy_policy
 from zerosum.training.alphazero.labels import Label, LabelCache, Labeller, label_dataset, ladder
@@ -77,17 +77,16 @@ __all__ = [
     "AlphaZeroConfig",
     "AlphaZeroResult",
     "Config",
-    "Dataset",
     "DatasetError",
     "EvalConfig",
     "FinalConfig",
-    "Games",
     "Label",
     "LabelCache",
     "Labeller",
     "LadderConfig",
     "Learner",
     "LearnerConfig",
+    "Positions",
     "ReplayBuffer",
     "Result",
     "RunConfig",

@@ -1,13 +1,14 @@
 """The data an AlphaZero run passes around, and its files.
 
-* :class:`Games`: positions with their targets (self-play games, ladder games or labels) and
-  what they cost: what every worker job returns and the replay buffer takes.
+* :class:`Positions`: positions with their targets, the one type for them all: self-play
+  games, ladder games, labels, a labels file, the replay buffer's content. What every worker
+  job returns, the buffer takes and gives back, and a labels file holds; with what they cost
+  (games, simulations, seconds) and, for a labels file, its metadata.
 * :class:`ReplayBuffer`: the last ``capacity`` positions, which the learner samples.
-* :class:`Dataset`: labelled positions with their metadata, one compressed ``.npz``
-  (:func:`save_dataset`, :func:`load_dataset`): ``obs`` int8 (the env's planes from the side to
-  move), ``mask`` int8, ``policy`` float32, ``value`` float32 and ``meta`` (a JSON string: game,
-  variant, depth, temperature, value scale, positions). :func:`read_labels` also reads the
-  replay buffer of a run's ``state.pt``.
+* Labels files: one compressed ``.npz`` each (:func:`save_dataset`, :func:`load_dataset`): ``obs``
+  int8 (the env's planes from the side to move), ``mask`` int8, ``policy`` float32, ``value``
+  float32 and ``meta`` (a JSON string: game, variant, depth, temperature, value scale,
+  positions). :func:`read_labels` also reads the replay buffer of a run's ``state.pt``.
 * The jobs a self-play worker is sent (:class:`PlayJob`, :class:`LabelJob`, :class:`LadderJob`)
   and what it is made from (:class:`WorkerSpec`).
 """
@@ -15,7 +16,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,9 @@ DATASET_FORMAT = "zerosum-labels"
 
 
 @dataclass
-class Games:
-    """Recorded positions (of self-play games, ladder games, or labelled positions) and what they cost."""
+class Positions:
+    """Positions with their targets (of self-play games, ladder games, labels or a labels file) and
+    what they cost."""
 
     obs: np.ndarray
     """int8 [n, *observation_shape]: planes from the side to move."""
@@ -55,20 +57,41 @@ class Games:
     network, drawn, lost)."""
     kept: int = 0
     """Ladder games: positions whose label came from the labeller's cache, not a new search."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """A labels file's metadata: the game, variant, depth, temperature and value scale the labels
+    were made with (what :func:`save_dataset` writes; empty for positions that are not a file's)."""
 
     def __len__(self) -> int:
         return int(self.value.shape[0])
 
+    @classmethod
+    def stack(cls, game: Game, obs: list[Any], masks: list[Any], policies: list[Any], values: list[Any],
+              **costs: Any) -> Positions:
+        """Positions of ``game`` from one list per target, an entry a position (empty lists: none),
+        with their ``costs`` (``games=``, ``seconds=``, ...)."""
+        shape, n = tuple(game.observation_shape), game.num_actions
+        return cls(np.asarray(obs, np.int8).reshape((-1, *shape)), np.asarray(masks, np.int8).reshape(-1, n),
+                   np.asarray(policies, np.float32).reshape(-1, n), np.asarray(values, np.float32).reshape(-1),
+                   **costs)
 
-def concat(parts: list[Games]) -> Games:
-    """Several workers' :class:`Games` as one (their seconds: the slowest's, as they ran at once)."""
-    return Games(np.concatenate([p.obs for p in parts]), np.concatenate([p.mask for p in parts]),
-                 np.concatenate([p.policy for p in parts]), np.concatenate([p.value for p in parts]),
-                 games=sum(p.games for p in parts), moves=sum(p.moves for p in parts),
-                 simulations=sum(p.simulations for p in parts), seconds=max(p.seconds for p in parts),
-                 outcomes=(sum(p.outcomes[0] for p in parts), sum(p.outcomes[1] for p in parts),
-                           sum(p.outcomes[2] for p in parts)),
-                 kept=sum(p.kept for p in parts))
+    def head(self, n: int) -> Positions:
+        """The first ``n`` positions (their targets and metadata; no costs)."""
+        return Positions(self.obs[:n], self.mask[:n], self.policy[:n], self.value[:n], meta=dict(self.meta))
+
+    def labelled(self, meta: dict[str, Any]) -> Positions:
+        """The same positions with a labels file's metadata ``meta``."""
+        return replace(self, meta=dict(meta))
+
+
+def concat(parts: list[Positions]) -> Positions:
+    """Several workers' :class:`Positions` as one (their seconds: the slowest's, as they ran at once)."""
+    return Positions(np.concatenate([p.obs for p in parts]), np.concatenate([p.mask for p in parts]),
+                     np.concatenate([p.policy for p in parts]), np.concatenate([p.value for p in parts]),
+                     games=sum(p.games for p in parts), moves=sum(p.moves for p in parts),
+                     simulations=sum(p.simulations for p in parts), seconds=max(p.seconds for p in parts),
+                     outcomes=(sum(p.outcomes[0] for p in parts), sum(p.outcomes[1] for p in parts),
+                               sum(p.outcomes[2] for p in parts)),
+                     kept=sum(p.kept for p in parts))
 
 
 class ReplayBuffer:
@@ -90,7 +113,7 @@ class ReplayBuffer:
         self.next = 0
         """The row the next position goes to (the oldest once the ring is full)."""
 
-    def add(self, g: Games) -> None:
+    def add(self, g: Positions) -> None:
         """Append positions, overwriting the oldest."""
         n = len(g)
         if n >= self.capacity:
@@ -103,16 +126,18 @@ class ReplayBuffer:
         self.next = int((self.next + n) % self.capacity)
         self.size = min(self.capacity, self.size + n)
 
-    def sample(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
-        """``n`` positions drawn uniformly (with replacement)."""
-        idx = rng.integers(0, self.size, n)
-        return self.obs[idx], self.mask[idx], self.policy[idx], self.value[idx]
+    def rows(self, idx: np.ndarray) -> Positions:
+        """The positions in rows ``idx``."""
+        return Positions(self.obs[idx], self.mask[idx], self.policy[idx], self.value[idx])
 
-    def oldest_first(self) -> Games:
+    def sample(self, rng: np.random.Generator, n: int) -> Positions:
+        """``n`` positions drawn uniformly (with replacement)."""
+        return self.rows(rng.integers(0, self.size, n))
+
+    def oldest_first(self) -> Positions:
         """The positions held, oldest first (a full ring starts at :attr:`next`)."""
         start = self.next % self.capacity if self.size and self.size == self.capacity else 0
-        order = (start + np.arange(self.size)) % max(self.capacity, 1)
-        return Games(self.obs[order], self.mask[order], self.policy[order], self.value[order])
+        return self.rows((start + np.arange(self.size)) % max(self.capacity, 1))
 
     def state(self) -> dict[str, Any]:
         """The buffer as plain arrays (only the filled part)."""
@@ -132,31 +157,9 @@ class DatasetError(ZerosumError, ValueError):
     """A labels file that is missing, unreadable, or for another game."""
 
 
-@dataclass
-class Dataset:
-    """Labelled positions as arrays (what :func:`save_dataset` writes)."""
-
-    obs: np.ndarray
-    """int8 [n, *observation_shape]: the env's planes from the side to move."""
-    mask: np.ndarray
-    """int8 [n, num_actions]: 1 for legal moves."""
-    policy: np.ndarray
-    """float32 [n, num_actions]: the policy targets."""
-    value: np.ndarray
-    """float32 [n]: the value targets in [-1, 1]."""
-    meta: dict[str, Any]
-    """The game, variant, depth, temperature and value scale the labels were made with."""
-
-    def __len__(self) -> int:
-        return int(self.value.shape[0])
-
-    def games(self) -> Games:
-        """The positions as :class:`Games` (what the buffer takes)."""
-        return Games(self.obs, self.mask, self.policy, self.value)
-
-
-def save_dataset(path: str | Path, data: Dataset) -> Path:
-    """Write ``data`` to ``path`` (.npz, compressed) atomically; returns the path."""
+def save_dataset(path: str | Path, data: Positions) -> Path:
+    """Write ``data`` (positions with a labels file's ``meta``) to ``path`` (.npz, compressed)
+    atomically; returns the path."""
     import io
 
     path = Path(path)
@@ -168,7 +171,7 @@ def save_dataset(path: str | Path, data: Dataset) -> Path:
     return path
 
 
-def _check_game(path: Path, data: Dataset, game: Game | None) -> Dataset:
+def _check_game(path: Path, data: Positions, game: Game | None) -> Positions:
     if game is not None:
         meta = data.meta
         want = (game.name, dict(game.variant))
@@ -177,13 +180,13 @@ def _check_game(path: Path, data: Dataset, game: Game | None) -> Dataset:
     return data
 
 
-def load_dataset(path: str | Path, game: Game | None = None) -> Dataset:
+def load_dataset(path: str | Path, game: Game | None = None) -> Positions:
     """Read a labels file; DatasetError when it is missing, not one, or (with ``game``) for another game."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            data = Dataset(z["obs"], z["mask"], z["policy"], z["value"], meta)
+            data = Positions(z["obs"], z["mask"], z["policy"], z["value"], meta=meta)
     except FileNotFoundError:
         raise DatasetError(f"{path}: no such labels file") from None
     except (OSError, KeyError, ValueError) as exc:
@@ -193,8 +196,8 @@ def load_dataset(path: str | Path, game: Game | None = None) -> Dataset:
     return _check_game(path, data, game)
 
 
-def buffer_dataset(path: str | Path, game: Game | None = None) -> Dataset:
-    """The replay buffer of a run's ``state.pt``, oldest position first, as a :class:`Dataset` (its game
+def buffer_dataset(path: str | Path, game: Game | None = None) -> Positions:
+    """The replay buffer of a run's ``state.pt``, oldest position first, with a labels file's metadata (its game
     and label settings from the ``run.json`` beside it): for a run of ladder rounds alone, every
     position is an alpha-beta label. DatasetError when it is not one."""
     import torch
@@ -214,14 +217,14 @@ def buffer_dataset(path: str | Path, game: Game | None = None) -> Dataset:
     meta = {"format": DATASET_FORMAT, "game": found.name, "variant": dict(found.variant),
             "depth": settings.get("label_depth"), "quiescence": settings.get("label_quiescence", False),
             "fast_wins": settings.get("label_fast_wins", False), "positions": len(g), "source": str(path)}
-    return _check_game(path, Dataset(g.obs, g.mask, g.policy, g.value, meta), game)
+    return _check_game(path, g.labelled(meta), game)
 
 
 JOINED = ("game", "variant", "depth", "quiescence", "fast_wins")
 """What labels files must share to be trained on together."""
 
 
-def read_labels(paths: list[str], game: Game) -> Dataset:
+def read_labels(paths: list[str], game: Game) -> Positions:
     """The labels of ``paths`` for ``game``, joined in the order given: ``.pt`` files are runs'
     ``state.pt`` (:func:`buffer_dataset`), others labels files (:func:`load_dataset`). DatasetError
     for a file that is not one, is for another game, or was labelled unlike the first."""
@@ -237,7 +240,7 @@ def read_labels(paths: list[str], game: Game) -> Dataset:
     meta = dict(parts[0].meta, positions=sum(len(p) for p in parts), source=[str(p) for p in paths])
     obs, mask, policy, value = (np.concatenate([getattr(p, f) for p in parts])
                                 for f in ("obs", "mask", "policy", "value"))
-    return Dataset(obs, mask, policy, value, meta)
+    return Positions(obs, mask, policy, value, meta=meta)
 
 
 # ---- worker jobs ----------------------------------------------------------------------------
@@ -306,9 +309,9 @@ class LadderJob:
 
 
 Job = PlayJob | LabelJob | LadderJob
-"""What a worker is sent; each returns :class:`Games`."""
+"""What a worker is sent; each returns :class:`Positions`."""
 
 
-__all__ = ["DATASET_FORMAT", "JOINED", "Dataset", "DatasetError", "Games", "Job", "LabelJob", "LadderJob", "PlayJob",
+__all__ = ["DATASET_FORMAT", "JOINED", "DatasetError", "Job", "LabelJob", "LadderJob", "PlayJob", "Positions",
            "ReplayBuffer", "WorkerSpec", "buffer_dataset", "concat", "load_dataset", "read_labels", "save_dataset",
            "shares"]

@@ -15,20 +15,20 @@ from typing import Any
 import numpy as np
 
 from zerosum.games import Game
+from zerosum.nets.evaluator import greedy_moves
 from zerosum.training.alphazero.config import EvalConfig
-from zerosum.training.alphazero.network import network_logits
 
 
 def greedy_policy(net: Any, game: Game) -> Any:
-    """The network alone (``sims=0``) as a policy callable for :func:`zerosum.evaluate`: the
-    legal move with the highest logit."""
-    forward = network_logits(net)
+    """The network alone (``sims=0``) as a policy callable for :func:`zerosum.evaluate`: its greedy
+    legal move (:func:`~zerosum.nets.evaluator.greedy_moves`)."""
+    from zerosum.nets import NetworkEvaluator
+
+    evaluator = NetworkEvaluator(net, threads=None)
 
     def act(observation: dict[str, np.ndarray]) -> int:
-        mask = np.asarray(observation["action_mask"]) > 0
-        logits = forward(observation["observation"], mask)
-        logits[~mask] = -np.inf
-        return int(np.argmax(logits))
+        obs, mask = np.asarray(observation["observation"])[None], np.asarray(observation["action_mask"])[None]
+        return int(greedy_moves(evaluator(obs, mask)[0], mask)[0])
 
     return act
 

@@ -62,11 +62,11 @@ import numpy as np
 from zerosum.games import Game, make_game
 from zerosum.games.kit import State
 from zerosum.search import WIN, WIN_BOUND, AlphaBeta
-from zerosum.training.alphazero.config import AlphaZeroConfig
+from zerosum.nets.evaluator import greedy_moves, legal_logits
+from zerosum.training.alphazero.config import LadderConfig, TeacherConfig
 from zerosum.training.alphazero.data import (
-    DATASET_FORMAT, Dataset, DatasetError, Games, LabelJob, LadderJob, concat, load_dataset, save_dataset, shares,
+    DATASET_FORMAT, DatasetError, LabelJob, LadderJob, Positions, concat, load_dataset, save_dataset, shares,
 )
-from zerosum.training.alphazero.network import network_logits
 
 UNBOUNDED = 1e18
 """Beyond every value a search returns: the open side of a window (the search's own initial bound)."""
@@ -299,13 +299,13 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
             elif logits is None:
                 a = int(np.argmax(label.policy))
             else:
-                z = np.asarray(logits(obs, mask), np.float64)
-                z = np.where(mask > 0, z, -np.inf)
+                z = np.asarray(logits(obs, mask))
                 if rng.random() < sample:
+                    z = legal_logits(z, mask)
                     e = np.exp(z - z.max())
                     a = int(rng.choice(game.num_actions, p=e / e.sum()))
                 else:
-                    a = int(np.argmax(z))
+                    a = int(greedy_moves(z[None], mask[None])[0])
             rows.append(LadderRow(obs, mask, label, i, a, mover))
             s = game.apply(s, a)
         r = float(game.returns(s)[me])
@@ -313,8 +313,8 @@ def ladder(game: Game, logits: Any, opponents: list[str], games: int, *, labelle
     return rows, (wdl[0], wdl[1], wdl[2])
 
 
-def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, **options: Any) -> Dataset:
-    """``positions`` labelled positions (see :func:`generate`) as a :class:`Dataset`."""
+def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, **options: Any) -> Positions:
+    """``positions`` labelled positions (see :func:`generate`), with a labels file's metadata."""
     gen_keys = ("opening_plies", "epsilon")
     gen = {k: options.pop(k) for k in gen_keys if k in options}
     lab = Labeller(game, depth, **options)
@@ -324,17 +324,14 @@ def label_dataset(game: Game, positions: int, *, depth: int = 8, seed: int = 0, 
         masks.append(m)
         pols.append(label.policy)
         vals.append(label.value)
-    shape = tuple(game.observation_shape)
     meta = {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant), "depth": depth,
             "temperature": lab.temperature, "value_scale": lab.value_scale, "heuristic": lab.heuristic,
             "seed": seed, "positions": len(vals), "quiescence": lab.quiescence,
             "fast_wins": lab.fast_wins, **gen}
-    return Dataset(np.asarray(obs, np.int8).reshape((-1, *shape)),
-                   np.asarray(masks, np.int8).reshape(-1, game.num_actions),
-                   np.asarray(pols, np.float32).reshape(-1, game.num_actions), np.asarray(vals, np.float32), meta)
+    return Positions.stack(game, obs, masks, pols, vals, meta=meta)
 
 
-def dataset_for(game_name: str, positions: int, **options: Any) -> Dataset:
+def dataset_for(game_name: str, positions: int, **options: Any) -> Positions:
     """:func:`label_dataset` for a game given by name."""
     return label_dataset(make_game(game_name), positions, **options)
 
@@ -406,41 +403,43 @@ def ladder_labeller(game: Game, depth: int, options: dict[str, Any]) -> LabelCac
     return LabelCache(Labeller(game, depth, **options), ladder_cache_size(game.num_actions))
 
 
-def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: list[str], seed: int) -> Games:
+def ladder_games(game: Game, net: Any, labeller: Any, games: int, opponents: list[str], seed: int) -> Positions:
     """``games`` games of ``net`` alone (its greedy legal move; see :func:`ladder`) against
     ``opponents``, every position labelled by ``labeller``; ``outcomes`` is the network's W/D/L."""
+    from zerosum.nets import NetworkEvaluator
+
     start, hits = time.perf_counter(), getattr(labeller, "hits", 0)
-    was_training = net.training
-    net.eval()
-    try:
-        rows, wdl = ladder(game, network_logits(net), list(opponents), games, labeller=labeller, seed=seed)
-    finally:
-        net.train(was_training)
-    shape = tuple(game.observation_shape)
-    return Games(np.asarray([r.obs for r in rows], np.int8).reshape((-1, *shape)),
-                 np.asarray([r.mask for r in rows], np.int8).reshape(-1, game.num_actions),
-                 np.asarray([r.label.policy for r in rows], np.float32).reshape(-1, game.num_actions),
-                 np.asarray([r.label.value for r in rows], np.float32), games=games, moves=len(rows),
-                 seconds=time.perf_counter() - start, outcomes=wdl, kept=getattr(labeller, "hits", 0) - hits)
+    evaluator = NetworkEvaluator(net, threads=None)  # evaluation mode for each call, the net's mode kept
+
+    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        row: np.ndarray = evaluator(obs[None], mask[None])[0][0]
+        return row
+
+    rows, wdl = ladder(game, logits, list(opponents), games, labeller=labeller, seed=seed)
+    return Positions.stack(game, [r.obs for r in rows], [r.mask for r in rows], [r.label.policy for r in rows],
+                           [r.label.value for r in rows], games=games, moves=len(rows),
+                           seconds=time.perf_counter() - start, outcomes=wdl,
+                           kept=getattr(labeller, "hits", 0) - hits)
 
 
 class LadderRounds:
     """Ladder rounds (``ladder_rounds``): the workers and the learner each play a share of the round's
     games with the latest weights, and alpha-beta labels every position met."""
 
-    def __init__(self, workers: Any, cfg: AlphaZeroConfig, game: Game, net: Any) -> None:
-        self.workers, self.cfg, self.game, self.net = workers, cfg, game, net
-        self.opponents = list(cfg.ladder.opponents or cfg.evaluation.opponents)
+    def __init__(self, workers: Any, ladder: LadderConfig, teacher: TeacherConfig, opponents: list[str],
+                 game: Game, net: Any, seed: int) -> None:
+        self.workers, self.ladder, self.teacher, self.game, self.net, self.seed = (workers, ladder, teacher, game,
+                                                                                     net, seed)
+        self.opponents = list(opponents)
         """The ladder played, in turn: ``ladder_opponents``, else ``eval_opponents``."""
         self.labeller: LabelCache | None = None
         """The learner's own labeller (its table and cache kept between rounds), made at its first round."""
 
-    def round(self, weights: bytes, index: int) -> Games:
+    def round(self, weights: bytes, index: int) -> Positions:
         """Round ``index`` (it seeds the openings and the moves sampled) with ``weights``, the learner's."""
-        cfg, n = self.cfg, len(self.workers)
-        teacher = cfg.teacher
-        share = shares(cfg.ladder.games, n + 1)  # the learner plays the last share
-        seed = cfg.seed * 7919 + 100_003 * (index + 1)
+        n, teacher = len(self.workers), self.teacher
+        share = shares(self.ladder.games, n + 1)  # the learner plays the last share
+        seed = self.seed * 7919 + 100_003 * (index + 1)
         for i in range(n):
             self.workers.submit(i, LadderJob(weights, share[i], self.opponents, teacher.depth, seed + i,
                                              teacher.options()))
@@ -450,34 +449,33 @@ class LadderRounds:
         return concat([self.workers.result(i) for i in range(n)] + [own])
 
 
-def run_labels(workers: Any, cfg: AlphaZeroConfig, game: Game, path: Path | None, log: Any) -> Games:
+def run_labels(workers: Any, teacher: TeacherConfig, seed: int, game: Game, path: Path | None,
+               log: Any) -> Positions:
     """The run's alpha-beta labels before self-play (``labels``): from ``path`` when an earlier start
     made them, else labelled by the workers and the learner (a share each) and saved there."""
-    teacher = cfg.teacher
     options = teacher.options()
     if path is not None and path.is_file():
         try:
             d = load_dataset(path, game)
             same = d.meta.get("depth") == teacher.depth and all(bool(d.meta.get(k)) == v for k, v in options.items())
             if len(d) >= teacher.positions and same:
-                n = teacher.positions
-                return Games(d.obs[:n], d.mask[:n], d.policy[:n], d.value[:n])
+                return d.head(teacher.positions)
         except DatasetError:
             pass
     n = len(workers)
     t0 = time.perf_counter()
     share = shares(teacher.positions, n + 1)  # the learner labels the last share: it has nothing else to do yet
     for i in range(n):
-        workers.submit(i, LabelJob(share[i], teacher.depth, cfg.seed * 7919 + i, options))
-    own = label_dataset(game, share[n], depth=teacher.depth, seed=cfg.seed * 7919 + n, **options)
-    data = concat([workers.result(i) for i in range(n)] + [own.games()])
+        workers.submit(i, LabelJob(share[i], teacher.depth, seed * 7919 + i, options))
+    own = label_dataset(game, share[n], depth=teacher.depth, seed=seed * 7919 + n, **options)
+    data = concat([workers.result(i) for i in range(n)] + [own])
     log(f"labelled {len(data):,} positions at depth {teacher.depth} in {time.perf_counter() - t0:.1f} s "
         f"({n} worker(s) and the learner)", flush=True)
+    data = data.labelled({"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
+                          "depth": teacher.depth, "value_scale": own.meta["value_scale"], "positions": len(data),
+                          "seed": seed, **options})
     if path is not None:
-        save_dataset(path, Dataset(data.obs, data.mask, data.policy, data.value,
-                                   {"format": DATASET_FORMAT, "game": game.name, "variant": dict(game.variant),
-                                    "depth": teacher.depth, "value_scale": VALUE_SCALES.get(game.name, 10.0),
-                                    "positions": len(data), "seed": cfg.seed, **options}))
+        save_dataset(path, data)
     return data
 
 

@@ -1,9 +1,16 @@
 """AlphaZero's learner: the network's optimizer and its minibatch steps on the replay buffer
 (cross-entropy to the policy targets over the legal moves, squared error to the value targets,
-AdamW; each sample under a random board symmetry with ``symmetry``)."""
+AdamW; each sample under a random board symmetry with ``symmetry``).
+
+The network the games play (:attr:`Learner.net`) rests on the CPU. On a CPU learner the steps
+train it in place; on a GPU they train a copy that stays on the GPU with the optimizer for the
+whole run (:attr:`Learner.device_net`), and each call of :meth:`Learner.train` copies its
+weights back into the CPU network: no module moves between devices, and the optimizer's
+moments stay beside their parameters."""
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +22,7 @@ from zerosum.games import Game
 from zerosum.training.alphazero.config import AlphaZeroConfig
 from zerosum.training.alphazero.data import ReplayBuffer
 
+
 class Learner:
     """The network, its optimizer and one training step (policy cross-entropy + value MSE)."""
 
@@ -25,7 +33,10 @@ class Learner:
         self.cfg = cfg = config.learner
         """The learner's settings (the run's ``learner`` group)."""
         self.device = resolve_device(cfg.device)
-        """The ``torch.device`` of the steps: the network goes there for :meth:`train` and back to the CPU after."""
+        """The ``torch.device`` of the steps."""
+        self.device_net = net if self.device.type == "cpu" else copy.deepcopy(net).to(self.device)
+        """The network the steps train: :attr:`net` itself on a CPU learner, else a copy kept on
+        :attr:`device` for the whole run (its weights copied into :attr:`net` after each :meth:`train`)."""
         self.opt = self._optimizer()
         """The AdamW optimizer over the network's parameters (``lr`` and ``weight_decay`` from ``cfg``)."""
         self.sym = None
@@ -49,25 +60,27 @@ class Learner:
         finally:
             torch.set_num_threads(before)
 
+    def load_weights(self, weights: dict[str, Any]) -> None:
+        """Give the network (and its copy on the device) the weights ``weights`` (a state dict)."""
+        self.net.load_state_dict(weights)
+        if self.device_net is not self.net:
+            self.device_net.load_state_dict(weights)
+
     def load_optimizer(self, state: dict[str, Any]) -> None:
         """Restore the optimizer's state (a resumed run), its moments on :attr:`device` beside the steps."""
-        self.net.to(self.device)
-        try:
-            self.opt.load_state_dict(state)  # torch puts each moment on its parameter's device
-        finally:
-            self.net.to("cpu")
+        self.opt.load_state_dict(state)  # torch puts each moment on its parameter's device
 
     def restart(self, weights: dict[str, Any]) -> None:
         """Train afresh: the network's weights become ``weights`` and the optimizer starts anew
         (its moments cleared); :attr:`steps` keeps counting."""
-        self.net.load_state_dict(weights)
+        self.load_weights(weights)
         self.opt = self._optimizer()
 
     def _optimizer(self) -> Any:
-        """A new AdamW over the network's parameters, ``lr`` and ``weight_decay`` from ``cfg``."""
+        """A new AdamW over the trained network's parameters, ``lr`` and ``weight_decay`` from ``cfg``."""
         import torch
 
-        return torch.optim.AdamW(self.net.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
+        return torch.optim.AdamW(self.device_net.parameters(), lr=self.cfg.lr, weight_decay=self.cfg.weight_decay)
 
     def _augment(self, rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray,
                  policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -88,16 +101,17 @@ class Learner:
 
         if buffer.size == 0 or steps == 0:
             return {"policy_loss": float("nan"), "value_loss": float("nan")}
-        dev = self.device
-        self.net.to(dev).train()
+        dev, net = self.device, self.device_net
+        net.train()
         pl = torch.zeros((), device=dev)
         vl = torch.zeros((), device=dev)
         try:
             for _ in range(steps):
-                obs, mask, pol, val = buffer.sample(rng, self.cfg.batch_size)
-                obs, mask, pol = self._augment(rng, obs, mask, pol)
+                batch = buffer.sample(rng, self.cfg.batch_size)
+                obs, mask, pol = self._augment(rng, batch.obs, batch.mask, batch.policy)
+                val = batch.value
                 x = torch.from_numpy(np.ascontiguousarray(obs)).to(dev).float()  # int8 travels, float on the device
-                logits, value = self.net(x)
+                logits, value = net(x)
                 legal = torch.from_numpy(np.ascontiguousarray(mask)).to(dev).bool()
                 logits = logits.masked_fill(~legal, -1e9)
                 target = torch.from_numpy(np.ascontiguousarray(pol)).to(dev)
@@ -111,7 +125,9 @@ class Learner:
                 vl += v_loss.detach()
                 self.steps += 1
         finally:
-            self.net.to("cpu").eval()  # the network rests on the CPU, where the games play it
+            net.eval()
+            if net is not self.net:  # the games play the CPU network: the trained weights go there
+                self.net.load_state_dict(net.state_dict())
         return {"policy_loss": float(pl) / steps, "value_loss": float(vl) / steps}
 
     def anneal(self, buffer: ReplayBuffer, steps: int, rng: np.random.Generator, chunk: int = 50) -> dict[str, float]:

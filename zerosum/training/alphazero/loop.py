@@ -40,7 +40,7 @@ import numpy as np
 from zerosum.games import Game
 from zerosum.training.alphazero.config import AlphaZeroConfig
 from zerosum.training.alphazero.data import (
-    Dataset, DatasetError, Games, PlayJob, ReplayBuffer, WorkerSpec, concat, read_labels, shares,
+    DatasetError, PlayJob, Positions, ReplayBuffer, WorkerSpec, concat, read_labels, shares,
 )
 from zerosum.training.alphazero.evaluation import better, evaluate_network
 from zerosum.training.alphazero.labels import LadderRounds, run_labels
@@ -65,7 +65,7 @@ def resolve(cfg: AlphaZeroConfig) -> Game:
         raise TrainingSetupError(str(exc)) from None
 
 
-def check_setup(cfg: AlphaZeroConfig, game: Game) -> Dataset | None:
+def check_setup(cfg: AlphaZeroConfig, game: Game) -> Positions | None:
     """Every opponent can play the game, the teacher's options fit it, the labels files are its:
     TrainingSetupError otherwise. Returns the labels files' positions (None without ``labels_from``)."""
     from zerosum.agents import make_agent
@@ -188,7 +188,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
     annealed_at: tuple[bool, int, int] | None = None  # (labelled, rounds, iteration) when final_steps were last taken
     if out and resuming:
         st = load_state(out / "state.pt")  # a state this zerosum cannot resume is refused before anything is written
-        net.load_state_dict(st.net)
+        learner.load_weights(st.net)
         learner.load_optimizer(st.opt)
         learner.steps = st.learner_steps
         buffer.restore(st.buffer)
@@ -255,7 +255,7 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         where = f"ladder {st.ladder_rounds}" if st.iteration == 0 and st.ladder_rounds else f"it {st.iteration}"
         log(f"  eval @ {where}: {text}{lines}  ({summary['seconds']:.1f} s)", flush=True)
 
-    def learn_labels(data: Games, what: str) -> None:
+    def learn_labels(data: Positions, what: str) -> None:
         buffer.add(data)
         t0 = time.perf_counter()
         with learner.alone():  # the workers wait
@@ -267,15 +267,17 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         # 1-2. labels: from files, then labelled here (both trained on once, before anything else)
         if (files is not None or cfg.teacher.positions) and not st.labelled:
             if files is not None:
-                learn_labels(files.games(), f"labels from {len(cfg.teacher.files)} file(s)")
+                learn_labels(files, f"labels from {len(cfg.teacher.files)} file(s)")
             if cfg.teacher.positions:
-                learn_labels(run_labels(workers, cfg, game, out / "labels.npz" if out else None, log), "labels")
+                learn_labels(run_labels(workers, cfg.teacher, cfg.seed, game, out / "labels.npz" if out else None,
+                                        log), "labels")
             st.labelled = True
             if cfg.evaluation.every and cfg.teacher.steps:
                 evaluate_now()
             save()
         # 3. ladder rounds
-        ladder = LadderRounds(workers, cfg, game, net)
+        ladder = LadderRounds(workers, cfg.ladder, cfg.teacher, cfg.ladder.opponents or cfg.evaluation.opponents,
+                              game, net, cfg.seed)
         last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
         per_step = 0.0  # seconds a learner step took last: the final steps' time (and a tenth more) is kept
 

@@ -1,11 +1,10 @@
-"""The network of a run: built from its config, passed between processes as bytes, played as logits."""
+"""The network of a run: built from its config, passed between processes as bytes."""
 
 from __future__ import annotations
 
 import io
 from typing import Any
 
-import numpy as np
 
 from zerosum.games import Game
 from zerosum.training.rundir import TrainingSetupError
@@ -45,17 +44,4 @@ def load_weights(net: Any, weights: bytes) -> None:
     net.eval()
 
 
-def network_logits(net: Any) -> Any:
-    """``logits(obs, mask)``: the network's policy logits (float64, every action) for one position's
-    planes, no gradient; the mask is not applied."""
-    import torch
-
-    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            out, _ = net(torch.from_numpy(np.asarray(obs, np.float32)[None]))
-        return np.asarray(out[0].numpy(), np.float64)
-
-    return logits
-
-
-__all__ = ["build_net", "load_weights", "network_logits", "state_bytes", "weights_of"]
+__all__ = ["build_net", "load_weights", "state_bytes", "weights_of"]

@@ -2,7 +2,7 @@
 
 :func:`play_games` plays ``games`` games on a :class:`~zerosum.search.BatchedSearch` with
 ``lanes`` trees, the network as its evaluator, and returns their positions as arrays
-(:class:`~zerosum.training.alphazero.data.Games`): the observation planes from the mover's side,
+(:class:`~zerosum.training.alphazero.data.Positions`): the observation planes from the mover's side,
 the mask, the search's policy target, and the final result from the mover's side as the value
 target.
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from zerosum.games import Game
 from zerosum.training.alphazero.config import SelfPlayConfig
-from zerosum.training.alphazero.data import Games
+from zerosum.training.alphazero.data import Positions
 
 
 def batched_search(game: Game, cfg: SelfPlayConfig, seed: int) -> Any:
@@ -41,7 +41,7 @@ def batched_search(game: Game, cfg: SelfPlayConfig, seed: int) -> Any:
 
 
 def play_games(game: Game, search: Any, evaluator: Any, cfg: SelfPlayConfig, rng: np.random.Generator,
-               games: int) -> Games:
+               games: int) -> Positions:
     """Play ``games`` self-play games on ``search`` (:func:`batched_search`) with ``evaluator`` (the
     network), drawing the early moves and the full searches from ``rng``, and return them."""
     g, bs = game, search
@@ -119,12 +119,8 @@ def play_games(game: Game, search: Any, evaluator: Any, cfg: SelfPlayConfig, rng
     mover = np.asarray(movers, np.int64)
     z = res0[np.asarray(game_of, np.int64)] if game_of else np.zeros(0, np.float32)
     z = np.where(mover == 0, z, -z).astype(np.float32)
-    shape = tuple(g.observation_shape)
-    return Games(np.asarray(obs, np.int8).reshape((-1, *shape)),
-                 np.asarray(masks, np.int8).reshape(-1, g.num_actions),
-                 np.asarray(pols, np.float32).reshape(-1, g.num_actions), z,
-                 games=games, moves=moves, simulations=sims_total, seconds=time.perf_counter() - start,
-                 outcomes=(outcomes[0], outcomes[1], outcomes[2]))
+    return Positions.stack(g, obs, masks, pols, list(z), games=games, moves=moves, simulations=sims_total,
+                           seconds=time.perf_counter() - start, outcomes=(outcomes[0], outcomes[1], outcomes[2]))
 
 
 __all__ = ["batched_search", "play_games"]

@@ -3,7 +3,7 @@
 A :class:`SelfPlayWorker` holds a network (one torch thread), a batched search and a labeller;
 it is made from a :class:`~zerosum.training.alphazero.data.WorkerSpec` and answers jobs
 (:class:`~zerosum.training.alphazero.data.PlayJob`, ``LabelJob``, ``LadderJob``) with
-:class:`~zerosum.training.alphazero.data.Games`. :class:`LocalWorkers` runs each in a spawned
+:class:`~zerosum.training.alphazero.data.Positions`. :class:`LocalWorkers` runs each in a spawned
 subprocess (``backend="local"``; it exits with its parent), :class:`RayWorkers` as Ray actors
 (``backend="ray"``); both are sent a job with ``submit(i, job)`` and answer with ``result(i)``.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.games import Game, make_game
-from zerosum.training.alphazero.data import Games, Job, LabelJob, LadderJob, PlayJob, WorkerSpec
+from zerosum.training.alphazero.data import Job, LabelJob, LadderJob, PlayJob, Positions, WorkerSpec
 from zerosum.training.alphazero.labels import LabelCache, label_dataset, ladder_games, ladder_labeller
 from zerosum.training.alphazero.network import build_net, load_weights
 from zerosum.training.alphazero.selfplay import batched_search, play_games
@@ -50,7 +50,7 @@ class SelfPlayWorker:
         self.labeller_key: Any = None
         """The depth and options :attr:`labeller` was made with."""
 
-    def run(self, job: Job) -> Games:
+    def run(self, job: Job) -> Positions:
         """Do ``job`` and return what it made."""
         if isinstance(job, PlayJob):
             return self.play(job)
@@ -60,7 +60,7 @@ class SelfPlayWorker:
             return self.ladder(job)
         raise TypeError(f"unknown job {job!r}: a PlayJob, LabelJob or LadderJob")
 
-    def play(self, job: PlayJob) -> Games:
+    def play(self, job: PlayJob) -> Positions:
         """Self-play games with the job's weights."""
         if job.weights is not None:
             load_weights(self.net, job.weights)
@@ -68,13 +68,14 @@ class SelfPlayWorker:
             self.search = batched_search(self.game, self.spec.search, self.spec.seed)
         return play_games(self.game, self.search, self.evaluator, self.spec.search, self.rng, job.games)
 
-    def label(self, job: LabelJob) -> Games:
+    def label(self, job: LabelJob) -> Positions:
         """Positions labelled by alpha-beta (:func:`~zerosum.training.alphazero.labels.label_dataset`)."""
         start = time.perf_counter()
         data = label_dataset(self.game, job.positions, depth=job.depth, seed=job.seed, **job.options)
-        return Games(data.obs, data.mask, data.policy, data.value, seconds=time.perf_counter() - start)
+        data.seconds = time.perf_counter() - start
+        return data
 
-    def ladder(self, job: LadderJob) -> Games:
+    def ladder(self, job: LadderJob) -> Positions:
         """Ladder games of the network alone with the job's weights, every position labelled
         (:func:`~zerosum.training.alphazero.labels.ladder_games`)."""
         if job.weights is not None:
@@ -166,9 +167,9 @@ class LocalWorkers:
         """Send worker ``i`` a job."""
         self.conns[i].send(job)
 
-    def result(self, i: int) -> Games:
+    def result(self, i: int) -> Positions:
         """Worker ``i``'s answer to its last job."""
-        out: Games = self.answer(self.conns[i])
+        out: Positions = self.answer(self.conns[i])
         return out
 
     def close(self) -> None:
@@ -206,9 +207,9 @@ class RayWorkers:
         """Send actor ``i`` a job."""
         self.pending[i] = self.actors[i].run.remote(job)
 
-    def result(self, i: int) -> Games:
+    def result(self, i: int) -> Positions:
         """Actor ``i``'s answer to its last job."""
-        out: Games = self.ray.get(self.pending[i])
+        out: Positions = self.ray.get(self.pending[i])
         return out
 
     def close(self) -> None:
