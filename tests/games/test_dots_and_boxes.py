@@ -238,19 +238,18 @@ def test_check_heuristic(name, variant):
 
 
 def test_long_chain_rule():
-    """Whoever must open the long chain loses it: with no safe move left, the mover; with
-    two (in the free box), the mover too, since the opponent answers one with the other;
-    with one left, the opponent."""
+    """Once no safe move is left, whoever must open the long chain loses it; while safe
+    moves remain the chains are still forming and the rule waits."""
     chains = G.heuristic("chains").fn
     g = make_game("dots_and_boxes", num_rows=1, num_cols=3)
-    s = g.position(CHAIN3, "X")
+    s = g.position(CHAIN3, "X")  # no safe move: X must open the chain, O takes its 3 boxes
     assert chains(g.params, s, 0) == -30.0 and chains(g.params, s, 1) == 30.0
     assert chains(g.params, g.position(CHAIN3, "O"), 1) == -30.0
     g = make_game("dots_and_boxes", num_rows=1, num_cols=4)
-    s = g.position(CHAIN3_AND_FREE, "X")
-    assert chains(g.params, s, 0) < 0
-    s = g.apply(s, g.string_to_action("d1-e1"))  # a safe move: O takes the last one and X must open the chain
-    assert g.current_player(s) == 1 and chains(g.params, s, 0) < 0 < chains(g.params, s, 1)
+    s = g.position(CHAIN3_AND_FREE, "X")  # two safe moves left in the free box
+    assert chains(g.params, s, 0) == 0.0
+    s = g.apply(g.apply(s, g.string_to_action("d1-e1")), g.string_to_action("d2-e2"))  # both taken: a chain of 4
+    assert g.current_player(s) == 0 and chains(g.params, s, 0) == -40.0 and chains(g.params, s, 1) == 40.0
 
 
 def test_takeable_boxes_count_for_the_mover():

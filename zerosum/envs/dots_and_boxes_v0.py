@@ -54,9 +54,9 @@ True: they are the box margin, which `game.utility(state)` gives). Example:
 
 **Heuristics** (for alpha-beta; `zerosum.games.dots_and_boxes.knowledge`). `boxes`: the
 box difference. `chains` (the default): the box difference counting the boxes the mover
-can take now as the mover's, plus Berlekamp's long-chain rule on the chains (two-sided
-boxes joined through undrawn sides; long from three boxes) and loops that are left: the
-player it gives control to is credited with the controlled value (the boxes in long
+can take now as the mover's, plus, once no safe move is left, Berlekamp's long-chain rule
+on the chains (two-sided boxes joined through undrawn sides; long from three boxes) and
+loops: the player it gives control to is credited with the controlled value (the boxes in long
 chains and loops, less the 2 a long chain but the last and the 4 a loop that control
 hands back). The ordering hint tries moves that take a box, then safe moves, then those
 that give fewest boxes away; the quiescence search follows the moves that take a box.
