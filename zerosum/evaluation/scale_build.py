@@ -40,22 +40,26 @@ from zerosum.games.kit import Game
 VIRTUAL_DRAWS = 1.0
 """Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
 
-GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)",
-                 "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)")
+GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+                 "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
+                 "alphabeta(depth=1)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
+                 "alphabeta(nodes=64000)")
 """The rungs of a game that declares none, weakest first: node budgets cost the same on every board size,
-and each fourfold budget is roughly one more ply."""
+and each fourfold budget is roughly one more ply. A one-ply search playing a share of random moves
+(``noisy``) bridges the gap between cheap MCTS and the searches, which is wide on most games."""
 
 RUNGS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
                   "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=9)"),
     # alphabeta(depth=1) already plays Nim perfectly (the nim-sum heuristic is exact): the rungs between
     # the searches and perfect play are perfect play with a share of random moves
-    "nim": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "noisy(base=perfect_nim, epsilon=0.6)",
-            "noisy(base=perfect_nim, epsilon=0.4)", "noisy(base=perfect_nim, epsilon=0.2)",
+    "nim": ("random", "mcts(sims=4)", "noisy(base=perfect_nim, epsilon=0.6)", "mcts(sims=16)",
+            "noisy(base=perfect_nim, epsilon=0.4)", "noisy(base=perfect_nim, epsilon=0.2)", "mcts(sims=64)",
             "noisy(base=perfect_nim, epsilon=0.1)", "perfect_nim"),
-    "connect_four": ("random", "mcts(sims=4)", "mcts(sims=16)", "alphabeta(depth=1)", "mcts(sims=64)",
-                     "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=4)", "alphabeta(depth=5)",
-                     "alphabeta(depth=6)", "alphabeta(depth=7)"),
+    "connect_four": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+                     "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
+                     "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)",
+                     "alphabeta(depth=7)", "alphabeta(depth=9)"),
     # outside engines are rungs where installed (Debian's stockfish and gnugo); a build without them says so
     "chess": ("random", "mcts(sims=16)", "alphabeta(depth=1)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)",
               "alphabeta(nodes=16000)", "alphabeta(nodes=64000)", "stockfish(nodes=1000, skill=0)",
