@@ -23,13 +23,18 @@ stages, each optional, in order:
    afresh (``final_fresh``); the result is best.pt.
 
 Every ``eval_every`` iterations (and after every ladder round) the network alone is evaluated
-(:mod:`~zerosum.training.alphazero.evaluation`). The run's files, and what ``--resume`` reads, are
-in :mod:`~zerosum.training.alphazero.rundir`: a resumed run starts from the last ladder round or
-iteration finished, its buffer kept; only the one in progress is lost.
+(:mod:`~zerosum.training.alphazero.evaluation`). :func:`train_alphazero` reads as that list:
+:func:`start` makes the :class:`Run` (the game, network, learner, buffer, workers, state and
+files every stage shares, and what they do alike: learn, evaluate, save, log, keep time), then
+one function per stage, each given the run and its own group of the config. The run's files,
+and what ``--resume`` reads, are in :mod:`~zerosum.training.alphazero.rundir`: a resumed run
+starts from the last ladder round or iteration finished, its buffer kept; only the one in
+progress is lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.games import Game
-from zerosum.training.alphazero.config import AlphaZeroConfig
+from zerosum.training.alphazero.config import AlphaZeroConfig, FinalConfig, LadderConfig, SelfPlayConfig, TeacherConfig
 from zerosum.training.alphazero.data import (
     DatasetError, PlayJob, Positions, ReplayBuffer, WorkerSpec, concat, read_labels, shares,
 )
@@ -161,79 +166,103 @@ OUTPUTS = ("progress.csv", "eval.csv", "best.pt", "best.json", "state.pt", "labe
 """The files a new run removes from its directory (one overwritten or left by a run that never saved)."""
 
 
-def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bool = False) -> AlphaZeroResult:
-    """Run (or resume) one AlphaZero training; see the module docstring."""
-    game = resolve(cfg)
-    files = check_setup(cfg, game)
-    from zerosum.nets.errors import import_torch
+class Run:
+    """One run while it trains: what every stage shares (the game, the network, the learner and its
+    buffer, the workers, the state that resumes it, the files) and what every stage does alike
+    (learn, evaluate, save, log a line, keep to the time limit). Made by :func:`start`."""
 
-    torch = import_torch()
+    def __init__(self, cfg: AlphaZeroConfig, game: Game, net: Any, learner: Learner, state: RunState,
+                 out: Path | None, files: Positions | None) -> None:
+        from zerosum.nets import NetConfig
 
-    from zerosum.nets import NetConfig, save_network
+        self.cfg, self.game, self.net, self.learner, self.state, self.out = cfg, game, net, learner, state, out
+        self.files = files
+        """The positions of the labels files (``labels_from``), read by the setup checks; None without."""
+        self.buffer = ReplayBuffer(cfg.learner.buffer_size, tuple(game.observation_shape), game.num_actions)
+        """The replay buffer every stage adds to and the learner samples."""
+        if state.buffer:
+            self.buffer.restore(state.buffer)
+        self.net_config = NetConfig.from_dict(dict(cfg.net))
+        self.tb = tensorboard(out, cfg)
+        """The TensorBoard writer (None without one)."""
+        playing = cfg.teacher.positions or cfg.ladder.rounds or cfg.run.iterations  # a run on files alone: none
+        specs = [WorkerSpec(game.name, dict(game.variant), dict(cfg.net), cfg.selfplay,
+                            cfg.seed * 1000 + state.iteration * 7 + i)
+                 for i in range(cfg.run.workers if playing else 0)]
+        self.workers: LocalWorkers | RayWorkers = (LocalWorkers(specs) if cfg.run.backend == "local"
+                                                   else RayWorkers(specs))
+        """The self-play workers (processes or Ray actors)."""
+        self.log: Any = print if cfg.run.verbose else (lambda *a, **k: None)
+        """Prints a progress line with ``verbose`` (else nothing)."""
+        self.start = time.perf_counter() - state.seconds
+        """When the run began, as ``perf_counter`` reads it (earlier sessions' time included)."""
+        self.last = 0.0
+        """The wall time of the last ladder round or iteration: the next is started only if it fits."""
+        self.per_step = 0.0
+        """The seconds a learner step took last: the final steps' time (and a tenth more) is kept."""
 
-    torch.set_num_threads(1)
-    torch.manual_seed(cfg.seed)
-    net = build_net(game, cfg.net)  # a config that does not fit fails here, before anything is written
-    learner = Learner(game, cfg, net)  # so does a device that is not here
-    if cfg.run.backend == "ray":
-        from zerosum.evaluation.backends import import_ray
+    def elapsed(self) -> float:
+        """Seconds of the run so far, over every resumption."""
+        return time.perf_counter() - self.start
 
-        import_ray()
-    out = Path(cfg.run.out) if cfg.run.out else None
-    resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
-    net_config = NetConfig.from_dict(dict(cfg.net))
-    buffer = ReplayBuffer(cfg.learner.buffer_size, tuple(game.observation_shape), game.num_actions)
-    st = RunState(net={}, opt={}, learner_steps=0, buffer={}, rng=np.random.default_rng(cfg.seed), iteration=0,
-                  games=0, seconds=0.0, best=None, last_eval=None, labelled=False)
-    annealed_at: tuple[bool, int, int] | None = None  # (labelled, rounds, iteration) when final_steps were last taken
-    if out and resuming:
-        st = load_state(out / "state.pt")  # a state this zerosum cannot resume is refused before anything is written
-        learner.load_weights(st.net)
-        learner.load_optimizer(st.opt)
-        learner.steps = st.learner_steps
-        buffer.restore(st.buffer)
-        annealed_at = (st.labelled, st.ladder_rounds, st.iteration) if st.annealed else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
-        if resuming:
-            for name in ("progress.csv", "eval.csv"):
-                truncate_csv(out / name, st.iteration)
-        else:
-            for name in OUTPUTS:
-                (out / name).unlink(missing_ok=True)
-        atomic_json(out / "run.json", {"settings": cfg.settings(), "algo": "alphazero",
-                                       "iterations": cfg.run.iterations, "command": command_line()})
-    tb = tensorboard(out, cfg)
-    per = shares(cfg.selfplay.games_per_iteration, cfg.run.workers)
-    playing = cfg.teacher.positions or cfg.ladder.rounds or cfg.run.iterations  # a run on labels files alone: none
-    specs = [WorkerSpec(game.name, dict(game.variant), dict(cfg.net), cfg.selfplay,
-                        cfg.seed * 1000 + st.iteration * 7 + i) for i in range(cfg.run.workers if playing else 0)]
-    workers: LocalWorkers | RayWorkers = LocalWorkers(specs) if cfg.run.backend == "local" else RayWorkers(specs)
-    log = print if cfg.run.verbose else (lambda *a, **k: None)
-    start = time.perf_counter() - st.seconds
+    def another(self) -> bool:
+        """Whether one more ladder round or iteration as long as the last ends within ``max_seconds``,
+        the final steps' time kept (:func:`fits`)."""
+        return fits(self.elapsed() + 1.1 * self.cfg.final.steps * self.per_step, self.last, self.cfg.run.max_seconds)
 
-    def metadata(kind: str) -> dict[str, Any]:
-        return {"train_steps": learner.steps, "iteration": st.iteration, "games": st.games, "command": command_line(),
-                "recipe_settings": cfg.settings(), "evaluation": (st.best if kind == "best" else st.last_eval) or {},
+    def path(self, name: str) -> Path | None:
+        """The run directory's file ``name`` (None without a directory)."""
+        return self.out / name if self.out else None
+
+    def learn(self, steps: int, *, alone: bool = True, anneal: bool = False) -> dict[str, float]:
+        """``steps`` learner steps on the buffer (``alone``: with the learner's threads, the workers
+        waiting; ``anneal``: the learning rate lowered to 0); the mean losses, and ``seconds``."""
+        t0 = time.perf_counter()
+        with self.learner.alone() if alone else contextlib.nullcontext():
+            train = self.learner.anneal if anneal else self.learner.train
+            losses = train(self.buffer, steps, self.state.rng)
+        seconds = time.perf_counter() - t0
+        self.per_step = seconds / max(steps, 1)
+        return {**losses, "seconds": seconds}
+
+    def metadata(self, kind: str) -> dict[str, Any]:
+        """The sidecar of ``model.pt`` (``kind="model"``) or ``best.pt`` (``"best"``)."""
+        st = self.state
+        return {"train_steps": self.learner.steps, "iteration": st.iteration, "games": st.games,
+                "command": command_line(), "recipe_settings": self.cfg.settings(),
+                "evaluation": (st.best if kind == "best" else st.last_eval) or {},
                 **({"best": st.best} if st.best else {})}
 
-    def save() -> None:
-        if out is None:
-            return
-        st.net, st.opt, st.learner_steps = net.state_dict(), learner.opt.state_dict(), learner.steps
-        st.buffer, st.seconds = buffer.state(), time.perf_counter() - start
-        st.annealed = annealed_at == (st.labelled, st.ladder_rounds, st.iteration)
-        save_state(out / "state.pt", st)
-        save_network(out / "model.pt", net, game, net_config, metadata=metadata("model"))
+    def save(self) -> None:
+        """Write state.pt (what ``--resume`` needs) and model.pt."""
+        from zerosum.nets import save_network
 
-    def evaluate_now(final: bool = False) -> None:
-        summary = evaluate_network(net, game, cfg.evaluation, seed=cfg.seed + st.iteration)
+        if self.out is None:
+            return
+        st = self.state
+        st.net, st.opt, st.learner_steps = self.net.state_dict(), self.learner.opt.state_dict(), self.learner.steps
+        st.buffer, st.seconds = self.buffer.state(), self.elapsed()
+        save_state(self.out / "state.pt", st)
+        save_network(self.out / "model.pt", self.net, self.game, self.net_config, metadata=self.metadata("model"))
+
+    def due(self, iteration: int) -> bool:
+        """Whether the periodic evaluation falls at ``iteration`` (every ``eval_every``)."""
+        every = self.cfg.evaluation.every
+        return bool(every) and iteration % every == 0
+
+    def evaluate(self, *, final: bool = False) -> None:
+        """Evaluate the network alone (:func:`evaluate_network`): eval.csv, the curves, best.pt when
+        it is the best yet (or ``final``: the annealed network is best.pt whatever its few games say)."""
+        from zerosum.nets import save_network
+
+        st, out, tb = self.state, self.out, self.tb
+        summary = evaluate_network(self.net, self.game, self.cfg.evaluation, seed=self.cfg.seed + st.iteration)
         summary["iteration"] = st.iteration
         if st.ladder_rounds:
             summary["ladder_round"] = st.ladder_rounds
-        if final:  # the annealed network is best.pt whatever its few games say (see final_steps)
+        if final:
             summary["annealed"] = True
-        summary["seconds_at"] = time.perf_counter() - start
+        summary["seconds_at"] = self.elapsed()
         st.last_eval = summary
         for r in summary["rows"]:
             if out:
@@ -246,137 +275,204 @@ def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bo
         if final or better(summary, st.best):
             st.best = dict(summary)
             if out:
-                save_network(out / "best.pt", net, game, net_config, metadata=metadata("best"))
+                save_network(out / "best.pt", self.net, self.game, self.net_config, metadata=self.metadata("best"))
         if out:
             plot_scores(out)
         text = ", ".join(f"{r['opponent']} {r['score']:.2f} ({r['wins']}/{r['draws']}/{r['losses']})"
                          for r in summary["rows"])
         lines = f"; lines lost {summary['lines_lost']} of {summary['lines']}" if "lines_lost" in summary else ""
         where = f"ladder {st.ladder_rounds}" if st.iteration == 0 and st.ladder_rounds else f"it {st.iteration}"
-        log(f"  eval @ {where}: {text}{lines}  ({summary['seconds']:.1f} s)", flush=True)
+        self.log(f"  eval @ {where}: {text}{lines}  ({summary['seconds']:.1f} s)", flush=True)
 
-    def learn_labels(data: Positions, what: str) -> None:
-        buffer.add(data)
-        t0 = time.perf_counter()
-        with learner.alone():  # the workers wait
-            losses = learner.train(buffer, cfg.teacher.steps, st.rng)
-        log(f"{what}: {len(data):,} positions, {cfg.teacher.steps} learner steps in {time.perf_counter() - t0:.1f} s "
-            f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
+    def close(self) -> None:
+        """Stop the workers and close the TensorBoard writer."""
+        self.workers.close()
+        if self.tb:
+            self.tb.close()
 
-    try:
-        # 1-2. labels: from files, then labelled here (both trained on once, before anything else)
-        if (files is not None or cfg.teacher.positions) and not st.labelled:
-            if files is not None:
-                learn_labels(files, f"labels from {len(cfg.teacher.files)} file(s)")
-            if cfg.teacher.positions:
-                learn_labels(run_labels(workers, cfg.teacher, cfg.seed, game, out / "labels.npz" if out else None,
-                                        log), "labels")
-            st.labelled = True
-            if cfg.evaluation.every and cfg.teacher.steps:
-                evaluate_now()
-            save()
-        # 3. ladder rounds
-        ladder = LadderRounds(workers, cfg.ladder, cfg.teacher, cfg.ladder.opponents or cfg.evaluation.opponents,
-                              game, net, cfg.seed)
-        last = 0.0  # the last round's (or iteration's) wall time: the next one is started only if it fits
-        per_step = 0.0  # seconds a learner step took last: the final steps' time (and a tenth more) is kept
+    def result(self) -> AlphaZeroResult:
+        """What the run produced."""
+        st = self.state
+        return AlphaZeroResult(self.out, st.iteration, st.games, self.elapsed(), st.best, st.last_eval, self.net,
+                               self.game.name)
 
-        def another() -> bool:  # whether one more round or iteration as long as the last fits
-            return fits(time.perf_counter() - start + 1.1 * cfg.final.steps * per_step, last, cfg.run.max_seconds)
 
-        while st.ladder_rounds < cfg.ladder.rounds and another():
-            began = time.perf_counter()
-            data = ladder.round(weights_of(net), st.ladder_rounds)
-            buffer.add(data)
-            t0 = time.perf_counter()
-            with learner.alone():  # the workers wait
-                losses = learner.train(buffer, cfg.ladder.steps, st.rng)
-            st.ladder_rounds, per_step = st.ladder_rounds + 1, (time.perf_counter() - t0) / cfg.ladder.steps
-            w, d, lost = data.outcomes
-            log(f"ladder {st.ladder_rounds:3d}  {time.perf_counter() - start:7.1f} s  {data.games} games "
+def start(cfg: AlphaZeroConfig, *, resume: bool, overwrite: bool) -> Run:
+    """Check everything that can be refused before anything is written (the game, the opponents, the
+    labels files, the network, the device, the run directory), then make the run: a new one, or the
+    one in ``run.out`` resumed from its state.pt."""
+    game = resolve(cfg)
+    files = check_setup(cfg, game)
+    from zerosum.nets.errors import import_torch
+
+    torch = import_torch()
+    torch.set_num_threads(1)
+    torch.manual_seed(cfg.seed)
+    net = build_net(game, cfg.net)  # a config that does not fit fails here, before anything is written
+    learner = Learner(game, cfg, net)  # so does a device that is not here
+    if cfg.run.backend == "ray":
+        from zerosum.evaluation.backends import import_ray
+
+        import_ray()
+    out = Path(cfg.run.out) if cfg.run.out else None
+    resuming = check_out(cfg, out, resume=resume, overwrite=overwrite) if out else False
+    state = RunState(net={}, opt={}, learner_steps=0, buffer={}, rng=np.random.default_rng(cfg.seed), iteration=0,
+                     games=0, seconds=0.0, best=None, last_eval=None, labelled=False)
+    if out and resuming:
+        state = load_state(out / "state.pt")  # a state this zerosum cannot resume is refused before anything is written
+        learner.load_weights(state.net)
+        learner.load_optimizer(state.opt)
+        learner.steps = state.learner_steps
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        if resuming:
+            for name in ("progress.csv", "eval.csv"):
+                truncate_csv(out / name, state.iteration)
+        else:
+            for name in OUTPUTS:
+                (out / name).unlink(missing_ok=True)
+        atomic_json(out / "run.json", {"settings": cfg.settings(), "algo": "alphazero",
+                                       "iterations": cfg.run.iterations, "command": command_line()})
+    return Run(cfg, game, net, learner, state, out, files)
+
+
+# ---- the stages -----------------------------------------------------------------------------
+def learn_labels(run: Run, teacher: TeacherConfig) -> None:
+    """1-2. The labels files' positions, then the alpha-beta labels made here (``labels``), each
+    trained on ``label_steps`` steps once, before anything else, then kept in the buffer."""
+    if run.state.labelled or (run.files is None and not teacher.positions):
+        return
+    parts = [(run.files, f"labels from {len(teacher.files)} file(s)")] if run.files is not None else []
+    if teacher.positions:
+        parts.append((run_labels(run.workers, teacher, run.cfg.seed, run.game, run.path("labels.npz"), run.log),
+                      "labels"))
+    for data, what in parts:
+        run.buffer.add(data)
+        losses = run.learn(teacher.steps)
+        run.log(f"{what}: {len(data):,} positions, {teacher.steps} learner steps in {losses['seconds']:.1f} s "
+                f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
+    run.state.labelled, run.state.annealed = True, False
+    if teacher.steps and run.cfg.evaluation.every:
+        run.evaluate()
+    run.save()
+
+
+def climb_ladder(run: Run, ladder: LadderConfig, teacher: TeacherConfig) -> None:
+    """3. Ladder rounds: the network alone plays ``ladder_games`` games against the ladder (its own
+    opponents, else the evaluation's), the teacher labels every position met, the learner takes
+    ``ladder_steps`` steps; an evaluation after each round."""
+    st = run.state
+    rounds = LadderRounds(run.workers, ladder, teacher, ladder.opponents or run.cfg.evaluation.opponents, run.game,
+                          run.net, run.cfg.seed)
+    run.last = 0.0
+    while st.ladder_rounds < ladder.rounds and run.another():
+        began = time.perf_counter()
+        data = rounds.round(weights_of(run.net), st.ladder_rounds)
+        run.buffer.add(data)
+        losses = run.learn(ladder.steps)
+        st.ladder_rounds, st.annealed = st.ladder_rounds + 1, False
+        w, d, lost = data.outcomes
+        run.log(f"ladder {st.ladder_rounds:3d}  {run.elapsed():7.1f} s  {data.games} games "
                 f"(W/D/L {w}/{d}/{lost}), {len(data):,} positions labelled ({data.kept:,} from the cache) in "
-                f"{data.seconds:.1f} s; {cfg.ladder.steps} learner steps in {time.perf_counter() - t0:.1f} s "
-                f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})  buffer {buffer.size:,}",
+                f"{data.seconds:.1f} s; {ladder.steps} learner steps in {losses['seconds']:.1f} s "
+                f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})  buffer {run.buffer.size:,}",
                 flush=True)
-            if cfg.evaluation.every:
-                evaluate_now()
-            save()
-            last = time.perf_counter() - began
-        # 4. self-play iterations: the workers play iteration i+1 while the learner learns from iteration i
-        pending = False
-        last = 0.0
-        logged = -float("inf")  # when the last iteration's line was printed (log_every)
+        if run.cfg.evaluation.every:
+            run.evaluate()
+        run.save()
+        run.last = time.perf_counter() - began
 
-        def submit() -> None:
-            w = weights_of(net)
-            for i in range(cfg.run.workers):
-                workers.submit(i, PlayJob(w, per[i]))
 
-        while st.iteration < cfg.run.iterations and another():
-            began = time.perf_counter()
-            if not pending:
-                submit()
-            played = concat([workers.result(i) for i in range(cfg.run.workers)])
-            pending = False
-            if st.iteration + 1 < cfg.run.iterations:
-                submit()  # the next iteration's games, played while this one's are learned from
-                pending = True
-            buffer.add(played)
-            t0 = time.perf_counter()
-            losses = learner.train(buffer, cfg.learner.train_steps, st.rng)
-            learn_s = time.perf_counter() - t0
-            st.iteration, per_step = st.iteration + 1, learn_s / max(cfg.learner.train_steps, 1)
-            st.games += played.games
-            row = {"iteration": st.iteration, "seconds": round(time.perf_counter() - start, 1), "games": st.games,
-                   "positions": len(played), "games_per_s": round(played.games / max(played.seconds, 1e-9), 2),
-                   "sims_per_s": round(played.simulations / max(played.seconds, 1e-9)),
-                   "policy_loss": round(losses["policy_loss"], 4), "value_loss": round(losses["value_loss"], 4),
-                   "buffer": buffer.size, "learner_steps": learner.steps,
-                   "selfplay_seconds": round(played.seconds, 2), "learn_seconds": round(learn_s, 2)}
-            if out:
-                append_csv(out / "progress.csv", PROGRESS_FIELDS, row)
-            if tb:
-                for k in ("games_per_s", "sims_per_s", "policy_loss", "value_loss", "buffer"):
-                    tb.add_scalar(f"train/{k}", row[k], st.iteration)
+def self_play(run: Run, selfplay: SelfPlayConfig, iterations: int) -> None:
+    """4. Self-play iterations: the workers play ``games_per_iteration`` games on the batched search
+    while the learner trains on the previous iteration's (their weights one iteration stale)."""
+    st, workers = run.state, run.workers
+    per = shares(selfplay.games_per_iteration, len(workers))
+    steps = run.learner.cfg.train_steps
+    pending = False
+    run.last = 0.0
+    logged = -float("inf")  # when the last iteration's line was printed (log_every)
+
+    def submit() -> None:
+        w = weights_of(run.net)
+        for i in range(len(workers)):
+            workers.submit(i, PlayJob(w, per[i]))
+
+    while st.iteration < iterations and run.another():
+        began = time.perf_counter()
+        if not pending:
+            submit()
+        played = concat([workers.result(i) for i in range(len(workers))])
+        pending = st.iteration + 1 < iterations
+        if pending:
+            submit()  # the next iteration's games, played while this one's are learned from
+        run.buffer.add(played)
+        losses = run.learn(steps, alone=False)
+        st.iteration, st.games, st.annealed = st.iteration + 1, st.games + played.games, False
+        row = {"iteration": st.iteration, "seconds": round(run.elapsed(), 1), "games": st.games,
+               "positions": len(played), "games_per_s": round(played.games / max(played.seconds, 1e-9), 2),
+               "sims_per_s": round(played.simulations / max(played.seconds, 1e-9)),
+               "policy_loss": round(losses["policy_loss"], 4), "value_loss": round(losses["value_loss"], 4),
+               "buffer": run.buffer.size, "learner_steps": run.learner.steps,
+               "selfplay_seconds": round(played.seconds, 2), "learn_seconds": round(losses["seconds"], 2)}
+        if run.out:
+            append_csv(run.out / "progress.csv", PROGRESS_FIELDS, row)
+        if run.tb:
+            for k in ("games_per_s", "sims_per_s", "policy_loss", "value_loss", "buffer"):
+                run.tb.add_scalar(f"train/{k}", row[k], st.iteration)
+        if time.perf_counter() - logged >= run.cfg.run.log_every or st.iteration == iterations:
+            logged = time.perf_counter()
             ev = st.last_eval["rows"] if st.last_eval else []
-            if time.perf_counter() - logged >= cfg.run.log_every or st.iteration == cfg.run.iterations:
-                logged = time.perf_counter()
-                log(f"it {st.iteration:4d}  {row['seconds']:7.1f} s  games {st.games:6d} ({row['games_per_s']:.1f}/s)  "
+            run.log(f"it {st.iteration:4d}  {row['seconds']:7.1f} s  games {st.games:6d} ({row['games_per_s']:.1f}/s)  "
                     f"sims/s {row['sims_per_s']:,}  loss p {row['policy_loss']:.3f} v {row['value_loss']:.3f}  "
-                    f"buffer {buffer.size:,}  W/D/L {played.outcomes[0]}/{played.outcomes[1]}/{played.outcomes[2]}"
+                    f"buffer {run.buffer.size:,}  W/D/L {played.outcomes[0]}/{played.outcomes[1]}/{played.outcomes[2]}"
                     + ("  last eval: " + ", ".join(f"{r['opponent']} {r['score']:.2f}" for r in ev) if ev else ""),
                     flush=True)
-            if cfg.evaluation.every and st.iteration % cfg.evaluation.every == 0:
-                evaluate_now()
-            save()
-            last = time.perf_counter() - began
-        if pending:
-            for i in range(cfg.run.workers):
-                workers.result(i)  # let the workers finish before they are stopped
-        # 5. the final, annealed steps
-        if cfg.final.steps and annealed_at != (st.labelled, st.ladder_rounds, st.iteration) and buffer.size:
-            t0 = time.perf_counter()
-            if cfg.final.fresh:  # the weights the run began with (its seed), trained on the whole buffer
-                torch.manual_seed(cfg.seed)
-                learner.restart(build_net(game, cfg.net).state_dict())
-            with learner.alone():  # the workers wait
-                losses = learner.anneal(buffer, cfg.final.steps, st.rng)
-            annealed_at = (st.labelled, st.ladder_rounds, st.iteration)
-            log(f"final: {cfg.final.steps} learner steps{' from fresh weights' if cfg.final.fresh else ''}, "
-                "the learning rate annealed to 0, in "
-                f"{time.perf_counter() - t0:.1f} s (policy {losses['policy_loss']:.3f}, "
-                f"value {losses['value_loss']:.3f})", flush=True)
-            evaluate_now(final=True)
-            save()
-        if st.last_eval is None or st.last_eval.get("iteration") != st.iteration:
-            evaluate_now()
-            save()
+        if run.due(st.iteration):
+            run.evaluate()
+        run.save()
+        run.last = time.perf_counter() - began
+    if pending:
+        for i in range(len(workers)):
+            workers.result(i)  # let the workers finish before they are stopped
+
+
+def anneal(run: Run, final: FinalConfig) -> None:
+    """5. The final steps, the learning rate annealed to 0, from the run's network or afresh
+    (``final_fresh``: the weights its seed gave, trained on the whole buffer); the result is
+    best.pt. Taken once after the last round and iteration (a resumed run that goes further takes
+    them again)."""
+    if not final.steps or run.state.annealed or not run.buffer.size:
+        return
+    if final.fresh:
+        from zerosum.nets.errors import import_torch
+
+        import_torch().manual_seed(run.cfg.seed)
+        run.learner.restart(build_net(run.game, run.cfg.net).state_dict())
+    losses = run.learn(final.steps, anneal=True)
+    run.state.annealed = True
+    run.log(f"final: {final.steps} learner steps{' from fresh weights' if final.fresh else ''}, "
+            f"the learning rate annealed to 0, in {losses['seconds']:.1f} s (policy {losses['policy_loss']:.3f}, "
+            f"value {losses['value_loss']:.3f})", flush=True)
+    run.evaluate(final=True)
+    run.save()
+
+
+def train_alphazero(cfg: AlphaZeroConfig, *, resume: bool = False, overwrite: bool = False) -> AlphaZeroResult:
+    """Run (or resume) one AlphaZero training, stage by stage (see the module docstring)."""
+    run = start(cfg, resume=resume, overwrite=overwrite)
+    try:
+        learn_labels(run, cfg.teacher)
+        climb_ladder(run, cfg.ladder, cfg.teacher)
+        self_play(run, cfg.selfplay, cfg.run.iterations)
+        anneal(run, cfg.final)
+        if run.state.last_eval is None or run.state.last_eval.get("iteration") != run.state.iteration:
+            run.evaluate()
+            run.save()
     finally:
-        workers.close()
-        if tb:
-            tb.close()
-    return AlphaZeroResult(out, st.iteration, st.games, time.perf_counter() - start, st.best, st.last_eval, net,
-                           game.name)
+        run.close()
+    return run.result()
 
 
-__all__ = ["OUTPUTS", "AlphaZeroResult", "check_setup", "fits", "resolve", "train_alphazero"]
+__all__ = ["OUTPUTS", "AlphaZeroResult", "Run", "anneal", "check_setup", "climb_ladder", "fits", "learn_labels",
+           "resolve", "self_play", "start", "train_alphazero"]
