@@ -35,6 +35,8 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "mancala_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 80),
     "oware_v0": ({}, "alphabeta(depth=4)", "alphabeta(depth=2)", 60),
     "dots_and_boxes_v0": ({"num_rows": 3, "num_cols": 3}, "alphabeta(depth=4)", "alphabeta(depth=2)", 24),
+    "y_v0": ({"board_size": 9}, "alphabeta(depth=2)", "alphabeta(depth=1)", 45),
+    "havannah_v0": ({"board_size": 5}, "alphabeta(depth=2)", "alphabeta(depth=1)", 61),
 }
 SEED = 3
 
