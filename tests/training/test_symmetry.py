@@ -104,3 +104,21 @@ def test_env_with_symmetry_is_reproducible_and_passes_check_env():
 def test_symmetry_for_a_game_without_known_ones_is_an_error():
     with pytest.raises(ValueError, match="no board symmetries are known for nim"):
         SingleAgentEnv("nim", "random", symmetry=True)
+
+
+def test_a_game_declares_its_symmetries_and_its_value_scale_and_a_bad_declaration_is_refused(monkeypatch):
+    from zerosum.games.connect_four import ConnectFour
+    from zerosum.training.alphazero import Labeller
+
+    for name in ("tictactoe", "connect_four", "pentago", "nim"):
+        game = make_game(name)
+        assert Labeller(game, 2).value_scale == game.value_scale
+    assert make_game("nim").board_symmetries() is None and make_game("nim").value_scale == 10.0
+    game = make_game("connect_four", rows=4, columns=5)
+    cells, actions = game.board_symmetries()
+    monkeypatch.setattr(ConnectFour, "board_symmetries", lambda self: (cells[::-1], actions[::-1]))
+    with pytest.raises(ValueError, match="symmetry 0 must be the identity"):
+        board_symmetries(game)
+    monkeypatch.setattr(ConnectFour, "board_symmetries", lambda self: (cells, actions[:, :3]))
+    with pytest.raises(ValueError, match="actions must be one permutation of range"):
+        board_symmetries(game)

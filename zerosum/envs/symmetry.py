@@ -11,14 +11,12 @@ A symmetry ``k`` maps every cell ``c`` to ``cells[k, c]`` and every action ``a``
 mapped position of playing ``a`` (tests/training/test_symmetry.py plays random games both
 ways to check it). Symmetry 0 is the identity. Tables are built once per game shape.
 
-* **Tic-tac-toe** (action = cell) and **Pentago** (action = cell*8 + quadrant*2 +
-  direction): the 8 symmetries of the square, 0-3 the quarter turns clockwise, 4-7 the
-  reflections (left-right, the main diagonal, up-down, the other diagonal). A turn of the
-  board carries a quadrant to another quadrant and keeps the direction of its turn; a
-  reflection reverses it (clockwise becomes anticlockwise). Rules that read the board
-  (five in a row, a turn of a quadrant) are the same in every orientation.
-* **Connect Four** (action = column): the identity and the left-right mirror (gravity
-  rules out the others).
+A game declares its symmetries itself (:meth:`~zerosum.games.kit.game.Game.board_symmetries`,
+None by default), so a user's game has them too; this module checks them once and adds the
+inverse maps. Declared here: **tic-tac-toe** (action = cell) and **Pentago** (action =
+cell*8 + quadrant*2 + direction): the 8 symmetries of the square, 0-3 the quarter turns
+clockwise, 4-7 the reflections (a reflection reverses a quadrant's turn); **Connect Four**
+(action = column): the identity and the left-right mirror (gravity rules out the others).
 
 :class:`~zerosum.training.single_agent.SingleAgentEnv` and the vector env
 (:func:`zerosum.envs.make_vec`) with ``symmetry=True`` draw one symmetry per episode and show
@@ -35,10 +33,6 @@ from functools import cache
 import numpy as np
 
 from zerosum.games import Game
-
-SYMMETRIC_GAMES = ("connect_four", "pentago", "tictactoe")
-"""The games with board symmetries for training."""
-
 
 @dataclass(frozen=True)
 class BoardSymmetries:
@@ -69,55 +63,31 @@ class BoardSymmetries:
         return out
 
 
-def _square_maps(n: int) -> list[tuple[np.ndarray, bool]]:
-    """The 8 maps of an n x n board as (cell images, is a reflection), in the module's order."""
-    r, c = np.divmod(np.arange(n * n), n)
-    m = n - 1
-    images = [(r, c), (c, m - r), (m - r, m - c), (m - c, r),  # identity, quarter turns clockwise
-              (r, m - c), (c, r), (m - r, c), (m - c, m - r)]  # reflections
-    return [(rr * n + cc, k >= 4) for k, (rr, cc) in enumerate(images)]
-
-
-def _pentago_actions(cells: np.ndarray, reflection: bool) -> np.ndarray:
-    quadrant_at = {(0, 0): 0, (0, 1): 1, (1, 1): 2, (1, 0): 3}
-    centres = [7, 10, 28, 25]  # the centre cell of quadrants 0..3
-    quadrants = [quadrant_at[divmod(int(cells[centre]), 6)[0] // 3, int(cells[centre]) % 6 // 3]
-                 for centre in centres]
-    a = np.arange(288)
-    cell, q, d = a // 8, a // 2 % 4, a % 2
-    out: np.ndarray = cells[cell] * 8 + np.asarray(quadrants)[q] * 2 + (1 - d if reflection else d)
-    return out
-
-
 @cache
-def _tables(name: str, rows: int, cols: int, num_actions: int) -> BoardSymmetries:
-    if name in ("tictactoe", "pentago"):
-        maps = _square_maps(rows)
-        cells = np.stack([m for m, _ in maps])
-        if name == "tictactoe":
-            actions = cells.copy()
-        else:
-            actions = np.stack([_pentago_actions(m, refl) for m, refl in maps])
-    else:  # connect_four: the identity and the mirror
-        r, c = np.divmod(np.arange(rows * cols), cols)
-        cells = np.stack([r * cols + c, r * cols + (cols - 1 - c)])
-        actions = np.stack([np.arange(cols), cols - 1 - np.arange(cols)])
-    assert actions.shape[1] == num_actions, (name, actions.shape, num_actions)
-    for t in (cells, actions):
-        t.setflags(write=False)
+def _tables(game: Game) -> BoardSymmetries:
+    declared = game.board_symmetries()
+    if declared is None:
+        raise ValueError(f"symmetry=True: no board symmetries are known for {game.name} (a game declares them "
+                         "with Game.board_symmetries(); tic-tac-toe, Connect Four and Pentago do)")
+    rows, cols = (int(n) for n in game.observation_shape[:2])
+    cells, actions = (np.array(t, dtype=np.int64) for t in declared)
+    for what, table, size in (("cells", cells, rows * cols), ("actions", actions, game.num_actions)):
+        shaped = table.ndim == 2 and table.shape == (len(cells), size)
+        if not shaped or not (np.sort(table, axis=1) == np.arange(size)).all():
+            raise ValueError(f"{game.name}.board_symmetries(): {what} must be one permutation of range({size}) "
+                             f"a symmetry, {len(cells)} rows; got shape {table.shape}")
+        if (table[0] != np.arange(size)).any():
+            raise ValueError(f"{game.name}.board_symmetries(): symmetry 0 must be the identity")
     inv_c, inv_a = np.argsort(cells, axis=1), np.argsort(actions, axis=1)
-    inv_c.setflags(write=False)
-    inv_a.setflags(write=False)
+    for t in (cells, actions, inv_c, inv_a):
+        t.setflags(write=False)
     return BoardSymmetries(cells, actions, inv_c, inv_a)
 
 
 def board_symmetries(game: Game) -> BoardSymmetries:
-    """The board symmetries of ``game`` (ValueError for a game without known ones)."""
-    if game.name not in SYMMETRIC_GAMES:
-        raise ValueError(f"symmetry=True: no board symmetries are known for {game.name}; "
-                         f"games with them: {', '.join(SYMMETRIC_GAMES)}")
-    rows, cols = game.observation_shape[:2]
-    return _tables(game.name, int(rows), int(cols), int(game.num_actions))
+    """The board symmetries ``game`` declares (:meth:`~zerosum.games.kit.game.Game.board_symmetries`),
+    checked and with their inverses, made once per game; ValueError for a game that declares none."""
+    return _tables(game)
 
 
 def lane_tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -134,4 +104,4 @@ def lane_tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.ascontiguousarray(sym.inverse_actions, dtype=np.int64))
 
 
-__all__ = ["SYMMETRIC_GAMES", "BoardSymmetries", "board_symmetries", "lane_tables"]
+__all__ = ["BoardSymmetries", "board_symmetries", "lane_tables"]

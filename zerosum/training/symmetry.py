@@ -9,6 +9,6 @@ env (:func:`zerosum.envs.make_vec`) applies them too; the names are re-exported 
 
 from __future__ import annotations
 
-from zerosum.envs.symmetry import SYMMETRIC_GAMES, BoardSymmetries, board_symmetries
+from zerosum.envs.symmetry import BoardSymmetries, board_symmetries
 
-__all__ = ["SYMMETRIC_GAMES", "BoardSymmetries", "board_symmetries"]
+__all__ = ["BoardSymmetries", "board_symmetries"]

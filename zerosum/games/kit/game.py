@@ -89,6 +89,11 @@ class Game:
     """The SGF move properties of players 0 and 1: ``B`` for the player who moves first, in
     most games; ``("W", "B")`` where player 0 is white (Nine Men's Morris)."""
 
+    value_scale: ClassVar[float] = 10.0
+    """The value of the game's default heuristic that a training label maps to tanh(1) = 0.76
+    (AlphaZero's alpha-beta teacher, :class:`~zerosum.training.alphazero.labels.Labeller`):
+    about the median size of the values its searches give."""
+
     variant: Mapping[str, Any]
     """Set once by __init__ (the game is frozen after it)"""
     params: np.ndarray
@@ -311,6 +316,16 @@ class Game:
         key leaves out (chess: earlier positions, for repetition and the observation) gives
         the part its key covers."""
         return self._plain(state).tobytes()
+
+    def board_symmetries(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The board's symmetries, for training on every orientation of a position: ``(cells,
+        actions)``, int arrays ``[k, rows*columns]`` and ``[k, num_actions]``: symmetry ``i`` maps
+        the observation's cell ``c`` (``row * columns + col``) to ``cells[i, c]`` and action ``a``
+        to ``actions[i, a]``, so that playing ``actions[i, a]`` in the mapped position reaches the
+        mapped position of playing ``a``; symmetry 0 is the identity
+        (:mod:`zerosum.games.kit.symmetry` has the square's and the mirror's). None (the
+        default): none declared."""
+        return None
 
     def heuristic(self, name: str | None = None) -> Heuristic:
         """A built-in heuristic by name (the game's default when name is None).

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from zerosum.games.kit import Game, IllegalActionError, Kernels, Layout, PositionError, State, check_action
+from zerosum.games.kit.symmetry import square_symmetries
 from zerosum.games.tictactoe import knowledge, rules
 from zerosum.games.tictactoe.rules import LINES as LINES  # public: the eight winning lines as cell masks
 
@@ -37,6 +38,12 @@ class TicTacToe(Game):
     kernels = KERNELS
     heuristics = knowledge.HEURISTICS
     default_heuristic = "lines"
+    value_scale = 4.0  # a line heuristic: a few lines' worth
+
+    def board_symmetries(self) -> tuple[np.ndarray, np.ndarray]:
+        """The 8 symmetries of the square; an action is its cell."""
+        cells = square_symmetries(3)
+        return cells, cells.copy()
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """Fixed sizes: 9 actions, games of at most 9 moves."""

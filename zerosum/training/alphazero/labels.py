@@ -71,10 +71,6 @@ from zerosum.training.alphazero.data import (
 UNBOUNDED = 1e18
 """Beyond every value a search returns: the open side of a window (the search's own initial bound)."""
 
-VALUE_SCALES: dict[str, float] = {"tictactoe": 4.0, "connect_four": 30.0, "pentago": 60.0}
-"""The heuristic value that maps to tanh(1) = 0.76 in the value target, per game (other games: 10).
-Measured: the median |value| of depth-8 Connect Four labels of self-generated positions
-is ~15 (``threats`` heuristic), depth-3 Pentago ~40 (``threats``)."""
 WIN_SCORE = 4.0
 """A proven win's score in the policy softmax, in units of the value scale (a loss: minus it)."""
 FAST_WIN_PLIES = 12
@@ -111,8 +107,9 @@ class Labeller:
         """The game whose positions are labelled."""
         self.depth = depth
         """The search depth in plies of a label (the root's moves are each searched at ``depth - 1``)."""
-        self.value_scale = float(value_scale if value_scale is not None else VALUE_SCALES.get(game.name, 10.0))
-        """The heuristic value that maps to tanh(1) in the value target (default: :data:`VALUE_SCALES`, else 10)."""
+        self.value_scale = float(value_scale if value_scale is not None else game.value_scale)
+        """The heuristic value that maps to tanh(1) in the value target (default: the game's
+        :attr:`~zerosum.games.kit.game.Game.value_scale`)."""
         self.temperature = float(temperature if temperature is not None else self.value_scale / 4.0)
         """The policy softmax's temperature, in the heuristic's units (default: ``value_scale / 4``)."""
         for name in ("value_scale", "temperature"):
@@ -479,6 +476,6 @@ def run_labels(workers: Any, teacher: TeacherConfig, seed: int, game: Game, path
     return data
 
 
-__all__ = ["FAST_WIN_PLIES", "LADDER_CACHE_MB", "MARGIN", "VALUE_SCALES", "WIN_SCORE", "Label", "LabelCache",
+__all__ = ["FAST_WIN_PLIES", "LADDER_CACHE_MB", "MARGIN", "WIN_SCORE", "Label", "LabelCache",
            "Labeller", "LadderRounds", "LadderRow", "dataset_for", "generate", "label_dataset", "ladder",
            "ladder_cache_size", "ladder_games", "ladder_labeller", "run_labels"]
