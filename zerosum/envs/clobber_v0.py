@@ -57,9 +57,7 @@ pieces. The move-ordering hint takes first the opponent's pieces with the most m
 their own. Measured here, neither count helps alpha-beta: at depth 5 it scored 0.32
 (`mobility`) and 0.35 (`movable`) against the same search with a constant evaluation
 (60 games each, seats alternating from 4-ply random openings), so the default opponent
-(`Clobber.default_opponent`) is MCTS: `mcts(time=0.1)` scored 0.80 against OpenSpiel's
-MCTSBot(1000) in 20 games, where `alphabeta(time=0.1)` scored 0.45 (`mobility`) and 0.55
-(`movable`).
+(`Clobber.default_opponent`) is MCTS, `mcts(time=0.1, c=0.7)` (the figures below).
 
 **Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 12; each with
 its command).
@@ -72,6 +70,15 @@ its command).
   `apply(s, int(a))`, `returns`) run 1.87x as many moves a second as the same loop on
   pyspiel in the same process (1.12 M against 0.60 M moves/s of CPU time, 2,000 games:
   `python bench/clobber.py --strength-games 0`).
+* *Strength*: the default opponent, `mcts(time=0.1, c=0.7)`, against OpenSpiel's `MCTSBot`
+  (its C++ `pyspiel.MCTSBot`: 1,000 simulations, one random rollout a leaf, `uct_c=2`,
+  `solve`), seats alternating from paired 4-ply random openings, 100 games (one at a time,
+  load 12-16 on 2 cores): 86 wins and 14 losses, score 0.86, 95% Wilson interval [0.78,
+  0.92], 0.86 in either seat; 0.13 s a move against the bot's 0.015 s:
+  `python bench/clobber.py --workers 1 --log strength.jsonl`. With the default `c=1.4` MCTS
+  scored 0.67 over 100 games; `alphabeta(time=0.1)` 0.45 (`mobility`) and 0.55 (`movable`)
+  over 20, 0.475 with no evaluation (`heuristic=zero`) over 40 (`python bench/strength.py
+  --game clobber --spec SPEC --games N`).
 
 *Perft* (move sequences of each length from the start), the same as OpenSpiel's (its counts
 checked to depth 5 on 5x6 and 4x5, 4 on 8x8):

@@ -67,11 +67,12 @@ class Clobber(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "mobility"
-    # Against OpenSpiel's MCTSBot(1000) (bench/strength.py, 20 games each, 2026-11-29): MCTS at 0.1 s a move
-    # scored 0.80, alpha-beta at 0.1 s 0.45 with mobility and 0.55 with movable. At depth 5, alpha-beta with
-    # mobility and with movable scored 0.32 and 0.35 (60 games each) against itself with a constant evaluation:
-    # counting movable pieces misleads the search more than it helps it
-    default_opponent = "mcts(time=0.1)"
+    # Against OpenSpiel's MCTSBot(1000) (bench/clobber.py; 2026-11-29, load 12-16 on 2 cores): MCTS at 0.1 s a
+    # move with c=0.7 scored 0.86 over 100 games (0.80 over 40), with the default c=1.4 0.67 over 100; alpha-beta
+    # at 0.1 s 0.45 with mobility, 0.55 with movable (20 games each) and 0.475 with no evaluation (40). At depth 5,
+    # alpha-beta with mobility and with movable scored 0.32 and 0.35 (60 games each) against itself with a
+    # constant evaluation: counting movable pieces misleads the search more than it helps it
+    default_opponent = "mcts(time=0.1, c=0.7)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """4 actions a square; OpenSpiel's bound on the game's length (every move removes a
