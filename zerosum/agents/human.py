@@ -27,8 +27,9 @@ def wrap_moves(names: Sequence[str], width: int = 78) -> str:
 
 
 def legal_moves_text(game: Game, state: State, prefix: str = "") -> str:
-    """``legal moves (N of M):`` and the legal moves' names (those starting with ``prefix``)."""
-    names = [game.action_to_string(int(a), state) for a in game.legal_actions(state)]
+    """``legal moves (N of M):`` and the legal moves' names (those starting with ``prefix``), in the
+    game's notation (``Game.move_name``: SAN in chess)."""
+    names = [game.move_name(int(a), state) for a in game.legal_actions(state)]
     shown = [n for n in names if n.lower().startswith(prefix.lower())] if prefix else names
     head = f"legal moves{f' starting with {prefix!r}' if prefix else ''} ({len(shown)} of {len(names)}):"
     return head + ("\n" + wrap_moves(shown) if shown else "")

@@ -29,14 +29,15 @@ def join_moves(names: Sequence[str]) -> str:
 
 
 def pv_text(game: Game, state: State, pv: Sequence[int]) -> str:
-    """The principal variation as readable moves (stopping at the first move not legal)."""
+    """The principal variation in the game's notation (``Game.move_name``), stopping at the first move
+    not legal."""
     names = []
     s = state
     for a in pv:
         a = int(a)
         if game.is_terminal(s) or a not in {int(x) for x in game.legal_actions(s)}:
             break
-        names.append(game.action_to_string(a, s))
+        names.append(game.move_name(a, s))
         s = game.apply_unchecked(s, a)
     return join_moves(names) if names else "-"
 

@@ -203,7 +203,7 @@ class PlaySession:
 
     def _names(self, start: int) -> list[str]:
         """Readable names of the moves played from ply ``start`` on."""
-        return [self.game.action_to_string(a, self.history[i]) for i, a in enumerate(self.actions) if i >= start]
+        return [self.game.move_name(a, self.history[i]) for i, a in enumerate(self.actions) if i >= start]
 
     def _push(self, action: int, child: State) -> None:
         self.actions.append(int(action))
@@ -258,7 +258,7 @@ class PlaySession:
         action = int(self._hint_agent.act(g, state))
         elapsed = time.perf_counter() - start
         detail = describe_search(g, state, self._hint_agent.last_stats, elapsed, whom="you")
-        self.say(f"hint: {g.action_to_string(action, state)}   ({self._hint_agent.name}: {detail})")
+        self.say(f"hint: {g.move_name(action, state)}   ({self._hint_agent.name}: {detail})")
 
     def _engine_turn(self, player: int) -> None:
         g, state = self.game, self.state
@@ -268,7 +268,7 @@ class PlaySession:
         action = int(self.opponent.act(g, state))
         elapsed = time.perf_counter() - start
         child = g.apply(state, action)  # an engine's illegal move is a bug: let it raise
-        self.say(f"engine (player {player}) plays {g.action_to_string(action, state)}")
+        self.say(f"engine (player {player}) plays {g.move_name(action, state)}")
         self.say(f"  {describe_search(g, state, self.opponent.last_stats, elapsed)}")
         self._push(action, child)
 

@@ -64,7 +64,7 @@ class Replay:
         before = self.states[ply - 1]
         mover = self.game.current_player(before)
         who = "opening" if ply <= self.opening else self.agents[mover]
-        return f"{ply}. player {mover} ({who}) {self.game.action_to_string(self.actions[ply - 1], before)}"
+        return f"{ply}. player {mover} ({who}) {self.game.move_name(self.actions[ply - 1], before)}"
 
     @classmethod
     def from_game_record(cls, record: GameRecord, where: str) -> Replay:

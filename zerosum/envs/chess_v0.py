@@ -57,8 +57,9 @@ with no change.
 (black's ranks mirrored); planes 0-55 queen moves (distance and one of 8 directions),
 56-63 knight jumps, 64-72 under-promotions; a pawn reaching the last rank by a queen
 move becomes a queen; castling is the king's two-square move. See `zerosum.games.chess`
-for the full table; `game.action_to_string` gives UCI and `game.string_to_action` reads
-UCI or SAN.
+for the full table; `game.action_to_string` gives UCI, `game.move_name` SAN (what
+`zerosum play` and `zerosum replay` show), and `game.string_to_action` reads UCI (also
+`e2-e4`, `E2E4`) or SAN.
 
 **Rewards.** +1 to the winner and -1 to the loser by checkmate, 0 for a draw and on
 every other step. Through `env()` an illegal action ends the game with -1 to its author.

@@ -69,6 +69,8 @@ _UNICODE = {"P": "♙", "N": "♘", "B": "♗", "R": "♖", "Q": "♕", "K": "�
             "p": "♟", "n": "♞", "b": "♝", "r": "♜", "q": "♛", "k": "♚"}
 _UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)$")
 _SAN_CLEAN = re.compile(r"[+#!?]+$")
+_COORDS = re.compile(r"^([a-h][1-8])\s*[-x:]?\s*([a-h][1-8])\s*=?([qrbn]?)$")
+"""A move as two squares, any case, with a separator (``e2-e4``, ``E2E4``, ``e7-e8=Q``): read as UCI."""
 
 
 class Chess(Game):
@@ -157,6 +159,14 @@ class Chess(Game):
             promo = "q"
         return f"{square_name(frm)}{square_name(to)}{promo}"
 
+    def move_name(self, action: int, state: State) -> str:
+        """SAN (``Nf3``, ``exd5``, ``O-O``): what zerosum play and replay show; UCI where the
+        move is not legal in ``state``."""
+        try:
+            return self.san(action, state)
+        except IllegalActionError:
+            return self.action_to_string(action, state)
+
     def san(self, action: int, state: State) -> str:
         """The SAN of a legal action (``Nbd7``, ``exd5``, ``e8=Q+``, ``O-O``, ``Qh4#``)."""
         s = self._plain(state)
@@ -199,7 +209,8 @@ class Chess(Game):
         return out[: movegen.generate(s, out, GEN_ALL)]
 
     def string_to_action(self, text: str, state: State | None = None) -> int:
-        """Read UCI (``e2e4``, ``e7e8q``), SAN (``e4``, ``Nf3``, ``exd5``, ``e8=Q``, ``O-O``,
+        """Read UCI (``e2e4``, ``e7e8q``, also in capitals or with ``-`` or ``x`` between the
+        squares: ``e2-e4``, ``E2E4``), SAN (``e4``, ``Nf3``, ``exd5``, ``e8=Q``, ``O-O``,
         check marks optional) or an action number, for the side to move in ``state`` (the
         start when none is given). SAN needs the move to be legal; IllegalActionError names
         what was wrong."""
@@ -208,6 +219,9 @@ class Chess(Game):
         if raw.isdigit() and int(raw) < self.num_actions:
             return int(raw)
         black = bool(s[S_STM])
+        coords = _COORDS.match(raw.lower()) if raw[1:2].isdigit() else None  # not "Bb5": a bishop's SAN
+        if coords:
+            raw = "".join(coords.groups())
         m = _UCI.match(raw.lower()) if raw[:1].islower() or raw[:1].isdigit() else None
         if m and len(raw) >= 4 and raw[1].isdigit() and raw[3:4].isdigit():
             frm = FILES.index(m.group(1)[0]) + 8 * (int(m.group(1)[1]) - 1)

@@ -422,6 +422,12 @@ class Game:
         error message (e.g. "c4 is occupied"); "" when the list of legal moves says enough."""
         return ""
 
+    def move_name(self, action: Action, state: State) -> str:
+        """A legal move as players write it, what ``zerosum play`` and ``replay`` show and ``help``
+        lists: ``action_to_string`` unless the game has a notation of its own (chess: SAN).
+        ``string_to_action`` reads it back."""
+        return self.action_to_string(action, state)
+
     def describe_actions(self, actions: Sequence[int] | np.ndarray, state: State | None = None,
                          limit: int = 24) -> str:
         """A readable list of actions (at most ``limit``, then how many in all)."""
