@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
+
 from zerosum.agents.base import Agent, Rng
 from zerosum.games.kit import Action, Game, IllegalActionError, State
 
@@ -43,6 +45,10 @@ class HumanAgent(Agent):
     an empty line is ignored; the end of input (EOFError from ``input_fn``) propagates.
     ``prompt`` is a text or ``prompt(game, state)``; ``commands`` adds words besides moves
     (see :data:`Command`), and ``help_text`` is shown after the legal moves.
+
+    A move that takes several actions of the same player may be typed whole (a checkers
+    multi-jump, ``21x14x7``: ``Game.string_to_actions``): the whole chain is checked first, then
+    ``act`` returns its first action and the next calls the rest, without asking again.
     """
 
     name = "human"
@@ -54,9 +60,15 @@ class HumanAgent(Agent):
         super().__init__(rng)
         self.input_fn, self.output_fn = input_fn, output_fn
         self.prompt, self.commands, self.help_text = prompt, dict(commands or {}), help_text
+        self._queued: list[tuple[State, Action]] = []
 
     def act(self, game: Game, state: State) -> Action:
         """Read lines until one is a legal move; return it (the state is not changed)."""
+        if self._queued:  # the rest of a move typed whole, while the game is where that move left it
+            expected, queued = self._queued.pop(0)
+            if np.array_equal(expected, state):
+                return queued
+            self._queued.clear()
         while True:
             prompt = self.prompt(game, state) if callable(self.prompt) else self.prompt
             text = self.input_fn(prompt).strip()
@@ -76,13 +88,17 @@ class HumanAgent(Agent):
                 return action
 
     def read_move(self, game: Game, state: State, text: str) -> Action | None:
-        """The legal action ``text`` names, or None after telling the person why not."""
+        """The legal action ``text`` names (the first of a move typed whole), or None after
+        telling the person why not."""
         try:
-            action = int(game.string_to_action(text, state))
+            actions = [int(a) for a in game.string_to_actions(text, state)]
         except Exception as exc:  # noqa: BLE001 - a game's parser: any failure is a typo, never a traceback
             self.output_fn(f"{exc}\n(type help for the legal moves)" if str(exc) else
                            f"cannot read move {text!r} (type help for the legal moves)")
             return None
+        if len(actions) > 1:
+            return self._whole_move(game, state, text, actions)
+        action = actions[0]
         if bool((game.legal_actions(state) == action).any()):
             return action
         try:  # the rules say why (a Morris removal must take a man outside a mill, ...)
@@ -92,3 +108,24 @@ class HumanAgent(Agent):
             reason = str(exc)
         self.output_fn(reason if text.lower() in reason.lower() else f"{text!r}: {reason}")
         return None
+
+    def _whole_move(self, game: Game, state: State, text: str, actions: list[int]) -> Action | None:
+        """Check every action of a move typed whole (each legal, all by the player to move);
+        queue all but the first and return it, or None after saying which part fails."""
+        mover, s = game.current_player(state), state
+        chain: list[tuple[State, Action]] = []
+        for i, a in enumerate(actions):
+            part = game.action_to_string(a, s)
+            if i and (game.is_terminal(s) or game.current_player(s) != mover):
+                self.output_fn(f"{text!r}: the move ends after {game.action_to_string(*chain[-1][::-1])}; "
+                               f"{part} is not part of it")
+                return None
+            try:
+                child = game.apply(s, a)
+            except (IllegalActionError, ValueError) as exc:
+                self.output_fn(f"{text!r}: part {i + 1} ({part}): {exc}")
+                return None
+            chain.append((s, a))
+            s = child
+        self._queued = chain[1:]
+        return chain[0][1]

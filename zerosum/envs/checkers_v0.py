@@ -41,7 +41,8 @@ a jump::
 
 Readable names (the CLI) are OpenSpiel's `c3d4` and `c3e5`; the standard numbering
 `11-15` and `11x18` is read too, counted from the first mover's side (white's men start on
-1-12).
+1-12). In `zerosum play` a multi-jump may be typed whole (`a3c5e7`, `21x14x7`: the squares
+it visits), and the board's key says which marks are kings (`8` white's, `*` black's).
 
 **Rewards.** +1 to the winner and -1 to the loser at the end, 0 for a draw and on every
 other step. Through `env()`, an illegal action ends the game with -1 to its author.

@@ -64,6 +64,7 @@ first ``rows * columns * quiet // 40`` cells, row-major in the observer's view).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,10 @@ _PIECES = {ch: piece for piece, ch in SYMBOLS.items()}
 _LETTERS = "abcdefghijklmnop"
 _COORDS = re.compile(r"^([a-p])(\d{1,2})\s*[-x:]?\s*([a-p])(\d{1,2})$")
 _NUMBERS = re.compile(r"^(\d{1,3})\s*([-x:])\s*(\d{1,3})$")
+_CHAIN_NUMBERS = re.compile(r"^\d{1,3}(\s*x\s*\d{1,3}){2,}$")
+"""A multi-jump typed whole in the standard numbering: ``21x14x7``."""
+_CHAIN_COORDS = re.compile(r"^([a-p]\d{1,2}\s*[-x:]?\s*){2,}[a-p]\d{1,2}$")
+"""A multi-jump typed whole as the squares it visits: ``a3c5e7``, ``a3xc5xe7``."""
 _SIDES = ("white", "black")
 
 
@@ -208,6 +213,18 @@ class Checkers(Game):
             f"jump (columns a-{_LETTERS[self.columns - 1]}, ranks 1-{self.rows}), the standard numbers '11-15' or "
             f"'11x18' (1-{last}), or an action number 0-{self.num_actions - 1}")
 
+    def string_to_actions(self, text: str, state: State | None = None) -> list[Action]:
+        """A whole move: a multi-jump typed whole (``21x14x7``, ``a3c5e7``, ``a3xc5xe7``) is one
+        jump action per square after the first; anything else is :meth:`string_to_action`'s one action."""
+        t = str(text).strip().lower()
+        if _CHAIN_NUMBERS.match(t):
+            squares = re.findall(r"\d{1,3}", t)
+            return [self.string_to_action(f"{a}x{b}", state) for a, b in pairwise(squares)]
+        if _CHAIN_COORDS.match(t):
+            squares = re.findall(r"[a-p]\d{1,2}", t)
+            return [self.string_to_action(a + b, state) for a, b in pairwise(squares)]
+        return [self.string_to_action(text, state)]
+
     def illegal_reason(self, action: Action, state: State) -> str:
         """Why ``action`` is not legal for the player to move (for apply's error message)."""
         s = self._plain(state)
@@ -241,6 +258,8 @@ class Checkers(Game):
         s = self._plain(state)
         width = len(str(self.rows))
         lines = [f"{self.rows - r:>{width}}  " + " ".join(row) for r, row in enumerate(self.cells(s))]
+        lines[0] += "    black: + man, * king"  # the key beside the board: a crowned man changes its mark
+        lines[1] += "    white: o man, 8 king"
         lines.append(" " * (width + 2) + " ".join(_LETTERS[: self.columns]))
         st = int(s[S_STATUS])
         if st == ONGOING:

@@ -428,6 +428,11 @@ class Game:
         ``string_to_action`` reads it back."""
         return self.action_to_string(action, state)
 
+    def string_to_actions(self, text: str, state: State | None = None) -> list[Action]:
+        """A move typed whole, as the actions that make it: one, unless the game's moves take
+        several actions of the same player (a checkers multi-jump typed ``21x14x7``)."""
+        return [self.string_to_action(text, state)]
+
     def describe_actions(self, actions: Sequence[int] | np.ndarray, state: State | None = None,
                          limit: int = 24) -> str:
         """A readable list of actions (at most ``limit``, then how many in all)."""
