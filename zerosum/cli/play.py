@@ -10,7 +10,13 @@ prompt again. Besides moves the person may type::
     hint            the engine's suggestion for this position, with its analysis
     undo            take back your last move and the engine's reply
     board           draw the board again
-    quit            leave the game
+    resign          give the game up: it ends with the opponent's win
+    quit            leave the game (unfinished)
+
+The engine is the game's ``default_opponent`` unless ``--opponent`` names another. Moves are
+shown, listed and read in the game's notation (``Game.move_name``: SAN in chess); a move of
+several actions may be typed whole (a checkers multi-jump, ``21x14x7``). The board is drawn
+in whatever encoding the terminal has (ASCII pieces where it lacks chess's figurines).
 
 After every engine move the engine's analysis is shown: value, depth, nodes, principal
 variation and time. ``--save PATH`` keeps the game in a file as it goes (after every move and
@@ -37,39 +43,52 @@ from zerosum.cli.common import (
     Parser, UsageError, add_variant, build_agent, build_game, parse_variant, run_command, silence_stdout,
 )
 from zerosum.cli.describe import describe_search, join_moves
+from zerosum.cli.terminal import for_terminal
 from zerosum.games import Game, Outcome, State, ZerosumError
 from zerosum.games.records import GameRecord, RecordError, check_path, today, write_record
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
 
-DEFAULT_OPPONENT = "alphabeta(time=1)"
-DEFAULT_HINT = "alphabeta(time=1)"
 COMMANDS_HELP = ("commands: help [PREFIX] lists the legal moves (starting with PREFIX); hint asks the engine; "
-                 "undo takes back your last move and the engine's reply; board redraws; quit leaves")
+                 "undo takes back your last move and the engine's reply; board redraws; resign gives the game "
+                 "up; quit leaves")
 
 
 class _Leave(Exception):
     """The person typed quit."""
 
 
+class _Resign(Exception):
+    """The person typed resign."""
+
+
 class _TookBack(Exception):
     """The person took moves back: the turn starts again from an earlier position."""
 
 
-def result_in_words(game: Game, state: State, humans: set[int], plies: int) -> str:
-    """The final result, said from the person's side."""
-    outcome = game.outcome(state)
+def result_in_words(game: Game, state: State, humans: set[int], plies: int, resigned: int | None = None) -> str:
+    """The final result, said from the person's side, with how the game ended where the game
+    says (``Game.result_reason``: a draw by repetition, the fifty-move rule, ...); ``resigned``:
+    the player who gave the game up."""
     moves = f"after {plies} {'move' if plies == 1 else 'moves'}"
-    if outcome == Outcome.DRAW:
-        return f"Result: a draw {moves}."
-    winner = outcome.winner
-    if winner is None:
-        return f"Result: the game is not over ({outcome.name})."
+    if resigned is not None:
+        winner, how = 1 - resigned, f"player {resigned} resigned"
+        if len(humans) == 1:
+            how = "you resigned" if resigned in humans else "the engine resigned"
+    else:
+        outcome = game.outcome(state)
+        reason = game.result_reason(state)
+        if outcome == Outcome.DRAW:
+            return f"Result: a draw{f' by {reason}' if reason else ''} {moves}."
+        if outcome.winner is None:
+            return f"Result: the game is not over ({outcome.name})."
+        winner, how = outcome.winner, reason
+    said = f" ({how})" if how else ""
     if len(humans) == 1:
         who = "You win" if winner in humans else "The engine wins"
-        return f"Result: {who} (player {winner}) {moves}."
-    return f"Result: player {winner} wins {moves}."
+        return f"Result: {who} (player {winner}) {moves}{said}."
+    return f"Result: player {winner} wins {moves}{said}."
 
 
 def _bare(action: Callable[[], None]) -> Callable[[str], bool]:
@@ -105,7 +124,8 @@ class PlaySession:
         if not self.history:
             self.history = [self.game.initial_state()]
         commands = {"hint": _bare(self._hint), "undo": _bare(self._undo_command), "board": _bare(self._board)}
-        commands.update(dict.fromkeys(("quit", "exit", "resign"), self._leave))
+        commands.update(dict.fromkeys(("quit", "exit"), self._leave))
+        commands["resign"] = _bare(self._resign)
         self.human = HumanAgent(self.input_fn, self.output_fn, prompt=self._prompt, commands=commands,
                                 help_text=COMMANDS_HELP)
 
@@ -140,6 +160,12 @@ class PlaySession:
                     self.save(termination="abandoned")
                     self.say("You left the game.")
                     return 0
+                if outcome == "resign":
+                    loser = g.current_player(self.state)
+                    self.save(result="0-1" if loser == 0 else "1-0", termination="normal")
+                    self.say(result_in_words(g, self.state, self.humans, len(self.actions), resigned=loser))
+                    self.say("Moves: " + join_moves(self._names(0)))
+                    return 0
                 if outcome == "eof":
                     self.save(termination="abandoned")
                     self.say("\nEnd of input: the game is left unfinished.")
@@ -164,12 +190,12 @@ class PlaySession:
         self.say(f"{g.name}{f' ({variant})' if variant else ''}")
         if len(self.humans) == 1 and self.opponent is not None:
             me = next(iter(self.humans))
-            first = "you move first" if me == 0 else "the engine moves first"
+            first = "you move first" if g.current_player(self.state) == me else "the engine moves first"
             self.say(f"You are player {me}, the engine {self.opponent.name} is player {1 - me}; {first}.")
         else:
-            self.say("Two people take turns at this terminal; player 0 moves first.")
+            self.say(f"Two people take turns at this terminal; player {g.current_player(self.state)} moves first.")
         legal = g.legal_actions(self.state)
-        example = g.action_to_string(int(legal[0]), self.state) if len(legal) else "?"
+        example = g.move_name(int(legal[0]), self.state) if len(legal) else "?"
         self.say(f"Type a move such as {example!r}. {COMMANDS_HELP}.")
 
     def _prompt(self, game: Game, state: State) -> str:
@@ -186,6 +212,8 @@ class PlaySession:
             return "eof"
         except _Leave:
             return "quit"
+        except _Resign:
+            return "resign"
         except _TookBack:
             return "undo"
         self._push(action, self.game.apply(self.state, action))
@@ -193,6 +221,9 @@ class PlaySession:
 
     def _leave(self, rest: str) -> bool:
         raise _Leave
+
+    def _resign(self) -> None:
+        raise _Resign
 
     def _board(self) -> None:
         self.say(self.game.render(self.state))
@@ -288,10 +319,11 @@ def parser() -> Parser:
     )
     p.add_argument("game", help="the game to play")
     add_variant(p)
-    p.add_argument("--opponent", default=DEFAULT_OPPONENT, metavar="SPEC",
-                   help=f"the engine's agent spec (default {DEFAULT_OPPONENT}); 'human' for two people")
+    p.add_argument("--opponent", default=None, metavar="SPEC",
+                   help="the engine's agent spec (default: the game's default_opponent, what plays it best at "
+                        "about 0.1 s a move); 'human' for two people")
     p.add_argument("--hint", default=None, metavar="SPEC",
-                   help=f"the agent that answers hint (default: the opponent's spec, or {DEFAULT_HINT} "
+                   help="the agent that answers hint (default: the opponent's spec, or the game's default_opponent "
                         "when the opponent does not search)")
     seat = p.add_mutually_exclusive_group()
     seat.add_argument("--first", dest="second", action="store_false", help="you move first (default)")
@@ -306,13 +338,13 @@ def parser() -> Parser:
     return p
 
 
-def _hint_spec(opponent_spec: str, explicit: str | None) -> str:
+def _hint_spec(game: Game, opponent_spec: str, explicit: str | None) -> str:
     if explicit:
         return explicit
     from zerosum.agents import parse_spec
 
     name, _ = parse_spec(opponent_spec)
-    return DEFAULT_HINT if name in ("random", "human") else opponent_spec
+    return game.default_opponent if name in ("random", "human") else opponent_spec
 
 
 def _session(argv: Sequence[str], input_fn: InputFn | None, output_fn: OutputFn | None) -> PlaySession:
@@ -321,15 +353,16 @@ def _session(argv: Sequence[str], input_fn: InputFn | None, output_fn: OutputFn 
     game = build_game(args.game, parse_variant(args.variant))
     from zerosum.agents import parse_spec
 
+    opponent_spec = game.default_opponent if args.opponent is None else args.opponent  # one source: the game
     try:
-        two_people = parse_spec(args.opponent)[0] == "human"
+        two_people = parse_spec(opponent_spec)[0] == "human"
     except ZerosumError as exc:
-        raise UsageError(f"bad --opponent {args.opponent!r}: {exc}") from None
-    opponent = None if two_people else build_agent(args.opponent, game, args.seed)
-    hint_spec = _hint_spec(args.opponent, args.hint)
+        raise UsageError(f"bad --opponent {opponent_spec!r}: {exc}") from None
+    opponent = None if two_people else build_agent(opponent_spec, game, args.seed)
+    hint_spec = _hint_spec(game, opponent_spec, args.hint)
     build_agent(hint_spec, game, None, what="--hint")  # fail now, not at the first hint
     humans = {0, 1} if two_people else {1 if args.second else 0}
-    out = output_fn or (lambda text: print(text, flush=True))
+    out = output_fn or (lambda text: print(for_terminal(text), flush=True))  # any terminal encoding
     start = []
     if args.fen is not None:
         if not hasattr(game, "from_fen"):

@@ -19,6 +19,7 @@ from typing import Any
 
 from zerosum.cli.common import Parser, UsageError, build_game, run_command
 from zerosum.cli.describe import describe_stored_move
+from zerosum.cli.terminal import for_terminal
 from zerosum.games import Game, Outcome, State, ZerosumError
 from zerosum.games.records import SUFFIXES, GameRecord, RecordError, read_record
 
@@ -256,7 +257,7 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
                 return 0
         replay = load_file(args.db) if is_file else load_replay(args.db, args.game_id)
         if not args.gif:
-            print(replay.text(), flush=True)
+            print(for_terminal(replay.text()), flush=True)  # ASCII pieces on a terminal without Unicode
             return 0
         try:
             n = replay.write_gif(args.gif, args.fps)

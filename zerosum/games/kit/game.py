@@ -428,6 +428,12 @@ class Game:
         ``string_to_action`` reads it back."""
         return self.action_to_string(action, state)
 
+    def result_reason(self, state: State) -> str:
+        """How a finished game ended, in a few words where the rules name it (chess: "checkmate",
+        "stalemate", "threefold repetition", "fifty-move rule", "insufficient material"); "" when
+        the result says enough, or while the game goes on."""
+        return ""
+
     def string_to_actions(self, text: str, state: State | None = None) -> list[Action]:
         """A move typed whole, as the actions that make it: one, unless the game's moves take
         several actions of the same player (a checkers multi-jump typed ``21x14x7``)."""
