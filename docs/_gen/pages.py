@@ -110,6 +110,7 @@ EXAMPLE_VARIANT["hex_v0"] = "board_size=7, swap=True"
 EXAMPLE_VARIANT["checkers_v0"] = "rows=10, columns=10"
 EXAMPLE_VARIANT["go_v0"] = "board_size=9"
 EXAMPLE_VARIANT["clobber_v0"] = "rows=8, columns=8"
+EXAMPLE_VARIANT["oware_v0"] = "num_houses_per_player=4, num_seeds_per_house=3"
 EXAMPLE_VARIANT["dots_and_boxes_v0"] = "num_rows=3, num_cols=3"
 
 

@@ -61,10 +61,10 @@ command).
   about as little as a call costs here, as with tic-tac-toe (0.84-0.90x).
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `store_difference`,
   against OpenSpiel's `MCTSBot` (C++, 1,000 simulations, one random rollout a leaf,
-  `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 36 wins and 4
-  losses in 40 games, score 0.90, 95% Wilson interval [0.77, 0.96] (1.00 as first, 0.80
-  as second); 0.09 s a move against the bot's 0.02 s:
-  `python bench/strength.py --game mancala --games 40 --workers 1`.
+  `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 86 wins, 3
+  draws and 11 losses in 100 games, score 0.875, 95% Wilson interval [0.80, 0.93] (0.89
+  as first, 0.86 as second); 0.08 s a move against the bot's 0.02 s:
+  `python bench/strength.py --game mancala --games 100 --workers 1`.
 
 *Perft* (move sequences of each length from the start; an extra turn is a ply of its
 own), the same as OpenSpiel's (`tests/games/test_mancala.py` checks them):
