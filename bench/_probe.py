@@ -1,5 +1,7 @@
 """Measure one build of zerosum (whichever ``import zerosum`` finds): search nodes/s on the
-bench positions and env() moves/s, printed as one JSON line. Run by vs_previous.py under
+bench positions, env() moves/s and random playouts' moves/s (the Python loop over
+``legal_actions`` and ``apply``, and ``Game.random_playouts`` where the build has it),
+printed as one JSON line. Run by vs_previous.py under
 each build; it uses only the API that every version since 0.1.0 has. Both builds search with
 the same heuristic (the one the earlier builds had as their default) and the same
 enhancements: the ones a later build added (PVS, aspiration windows, ordering by child
@@ -97,6 +99,31 @@ def env_rate(name: str, seconds: float) -> float:
     return moves / (time.process_time() - t0)
 
 
+def playout_rates(name: str, seconds: float) -> dict:
+    """Random playouts' moves/s: the loop a user writes, and the compiled batch (0 where absent)."""
+    from zerosum.games import make_game
+
+    game = make_game(name, **CASES[name][0])
+    rng = random.Random(0)
+    moves = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            legal = game.legal_actions(s)
+            s = game.apply(s, int(legal[rng.randrange(len(legal))]))
+            moves += 1
+    loop = moves / (time.process_time() - t0)
+    batch = 0.0
+    if hasattr(game, "random_playouts"):
+        game.random_playouts(game.initial_state(), 2)  # compile / load
+        done, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            done += game.random_playouts(game.initial_state(), 200, seed=done)["moves"]
+        batch = done / (time.perf_counter() - t0)
+    return {"loop_moves_per_s": loop, "playout_moves_per_s": batch}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("games", nargs="+", choices=sorted(CASES))
@@ -104,7 +131,8 @@ def main() -> None:
     args = ap.parse_args()
     out = {}
     for name in args.games:
-        out[name] = {**search_rate(name, args.seconds), "env_moves_per_s": env_rate(name, args.seconds / 2)}
+        out[name] = {**search_rate(name, args.seconds), "env_moves_per_s": env_rate(name, args.seconds / 2),
+                     **playout_rates(name, args.seconds / 2)}
     print(json.dumps(out))
 
 

@@ -1,4 +1,5 @@
-"""Search nodes/s and env() moves/s of the working tree next to an earlier commit, in one run.
+"""Search nodes/s, env() moves/s and random playouts' moves/s of the working tree next to an earlier
+commit, in one run.
 
 The earlier commit (default: 9e01e13, the last one before the game kit) is built from the
 repository's history into a temporary directory (bench/_builds.py); each build is
@@ -54,21 +55,28 @@ def main() -> None:
         runs["ours"].append(probe(REPO, args.games, args.seconds, ours=True))
     rows, heads = [], []
     for g in args.games:
-        med = {k: {m: statistics.median(r[g][m] for r in runs[k]) for m in ("nodes_per_s", "env_moves_per_s")}
+        med = {k: {m: statistics.median(r[g][m] for r in runs[k])
+                   for m in ("nodes_per_s", "env_moves_per_s", "loop_moves_per_s", "playout_moves_per_s")}
                for k in runs}
         row = {"game": g, "search nodes/s": med["ours"]["nodes_per_s"],
                "previous nodes/s": med["previous"]["nodes_per_s"],
                "search ratio": med["ours"]["nodes_per_s"] / med["previous"]["nodes_per_s"],
                "env() moves/s": med["ours"]["env_moves_per_s"],
                "previous env() moves/s": med["previous"]["env_moves_per_s"],
-               "env ratio": med["ours"]["env_moves_per_s"] / med["previous"]["env_moves_per_s"]}
+               "env ratio": med["ours"]["env_moves_per_s"] / med["previous"]["env_moves_per_s"],
+               "loop moves/s": med["ours"]["loop_moves_per_s"],
+               "loop ratio": med["ours"]["loop_moves_per_s"] / med["previous"]["loop_moves_per_s"],
+               "playouts moves/s": med["ours"]["playout_moves_per_s"],
+               "playouts ratio": (med["ours"]["playout_moves_per_s"] / med["previous"]["playout_moves_per_s"]
+                                  if med["previous"]["playout_moves_per_s"] else None)}
         rows.append(row)
         heads.append(headline(f"{g} search nodes/s vs {args.rev}", row["search nodes/s"], row["previous nodes/s"],
                               ">= 0.95x"))
         heads.append(headline(f"{g} env() moves/s vs {args.rev}", row["env() moves/s"],
                               row["previous env() moves/s"], ">= 1x"))
     emit("vs_previous", rows, ["game", "search nodes/s", "previous nodes/s", "search ratio", "env() moves/s",
-                               "previous env() moves/s", "env ratio"], {"rev": args.rev, "headline": heads})
+                               "previous env() moves/s", "env ratio", "loop moves/s", "loop ratio",
+                               "playouts moves/s", "playouts ratio"], {"rev": args.rev, "headline": heads})
 
 
 if __name__ == "__main__":

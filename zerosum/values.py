@@ -34,7 +34,8 @@ import importlib.util
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from zerosum.games import VariantError, ZerosumError
+from zerosum.games import UnknownGameError, VariantError, ZerosumError
+from zerosum.games.registry import IMPORT_HINT
 
 if TYPE_CHECKING:
     from zerosum.games import Game
@@ -251,7 +252,7 @@ def variant_game(name: str, variant: Mapping[str, Any] | None = None) -> Game:
 
     games = available_games()
     if name not in games:
-        raise VariantError(f"unknown game {name!r}; available: {', '.join(games)}")
+        raise UnknownGameError(f"unknown game {name!r}; available: {', '.join(games)}. {IMPORT_HINT}")
     try:
         defaults = make_game(name).variant
     except Exception as exc:  # noqa: BLE001 - a game that cannot be built at all is not available

@@ -70,3 +70,12 @@ def test_a_worker_that_cannot_import_a_module_names_it(tmp_path):
               "--quiet"], tmp_path)
     assert r.returncode == 2
     assert "could not import 'parent_only'" in r.stderr and "refuses to load in a child process" in r.stderr
+
+
+def test_warmup_compiles_an_imported_game_in_its_workers(tmp_path):
+    _guide_package(tmp_path)
+    r = _run(["--import", "hexapawn", "warmup", "hexapawn", "--parts", "rules", "--jobs", "1"], tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr  # before: the worker said "unknown game 'hexapawn'"
+    assert re.search(r"^hexapawn\s+rules\s+[\d.]+ s$", r.stdout, re.M), r.stdout
+    unknown = _run(["warmup", "hexapawn", "--parts", "rules"], tmp_path)
+    assert unknown.returncode == 2 and "zerosum --import MODULE" in unknown.stderr

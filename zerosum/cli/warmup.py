@@ -30,6 +30,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from multiprocessing import get_context
 
 from zerosum.cli.common import Parser, UsageError, run_command
+from zerosum.games.registry import IMPORT_HINT
 
 PARTS = ("rules", "alphabeta", "mcts", "guided", "batched", "vector")
 """The parts of a game that warmup compiles, in the order a game's parts are scheduled."""
@@ -108,7 +109,12 @@ def warmup(games: Sequence[str], parts: Sequence[str] = PARTS, jobs: int | None 
         need = NEEDS.get(part)
         return need is None or (game, need) not in wanted or (game, need) in done
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+    from zerosum.games.registry import IMPORTED, import_modules
+
+    # Each worker first imports what this process imported to register games (zerosum --import
+    # MODULE): a fresh process knows only zerosum's own games.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=import_modules,
+                             initargs=(tuple(IMPORTED),)) as pool:
         running: dict[Future[float], tuple[str, str]] = {}
         todo = list(wanted)
         while todo or running:
@@ -154,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     games = args.games or available_games()
     unknown = sorted(set(games) - set(available_games()))
     if unknown:
-        raise UsageError(f"unknown games {unknown}; games: {', '.join(available_games())}")
+        raise UsageError(f"unknown games {unknown}; games: {', '.join(available_games())}. {IMPORT_HINT}")
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     start = time.perf_counter()
     done = warmup(games, parts, args.jobs, args.tier)

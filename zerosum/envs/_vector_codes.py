@@ -18,8 +18,9 @@ N_VCFG = 6
 F_PENALTY, F_OPENING = range(2)
 SEAT_RANDOM, SEAT_ALTERNATE = 2, 3
 NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
-# err slots: code, lane, value
-ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET, ERR_NO_MOVE, ERR_OPP_ILLEGAL = 0, 1, 2, 3, 4
+# err slots: code, lane, value, and for ERR_MOVES the kernel (zerosum.games.kit.movebuf.MOVE_KERNELS)
+ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET, ERR_NO_MOVE, ERR_OPP_ILLEGAL, ERR_MOVES = 0, 1, 2, 3, 4, 5
+OVER_MAX_MOVES = -2  # an alpha-beta opponent's move when a moves kernel listed more than max_moves
 # outcome codes (from the learner's side)
 OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL = 0, 1, 2, 3, 4
 # the compiled step's calls (vec_call's first argument)

@@ -35,12 +35,16 @@ from zerosum.envs._vector_codes import (
     RANDOM, PYTHON, K_KIND, K_REC, K_DEPTH, K_ITERATIVE, K_ASPIRATION, K_TIE_BREAK, K_FOLLOW, K_SLOTS,
     NO_TIES, DRAW_NOISE, C_SEAT, C_AUTORESET, C_RAW, C_OBS, C_FLAT, C_NSYM, F_PENALTY,
     F_OPENING, SEAT_RANDOM, SEAT_ALTERNATE, SAME_STEP, DISABLED, ERR_NONE, ERR_ILLEGAL, ERR_NOT_RESET,
-    ERR_NO_MOVE, ERR_OPP_ILLEGAL, OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL, NEW_EPISODE, CALL_STEP,
+    ERR_NO_MOVE, ERR_OPP_ILLEGAL, ERR_MOVES, OVER_MAX_MOVES,
+    OUT_NONE, OUT_WIN, OUT_DRAW, OUT_LOSS, OUT_ILLEGAL, NEW_EPISODE, CALL_STEP,
     CALL_RESET, CALL_RESUME,
 )
 from zerosum.search import _template as _search_template  # noqa: F401 - its source is part of this copy's hash
 from zerosum.search._arrays import unowned
-from zerosum.search._flags import C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, NO_LIMIT
+from zerosum.games.kit.movebuf import LEGAL_KERNEL
+from zerosum.search._flags import (
+    C_GEN, C_NODE_LIMIT, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS, INF, MOVES_KERNEL, MOVES_OVER, NO_LIMIT,
+)
 from zerosum.search.alphabeta import ASPIRATION_DEPTH, ASPIRATION_TRIES, ASPIRATION_WIDTH
 from zerosum.search.compiled import TEMPLATE as _SEARCH_TEMPLATE
 from zerosum.search.result import WIN_BOUND
@@ -79,6 +83,8 @@ def ab_choose(params: Params, w: Any, s: State, depth: int, iterative: int, aspi
             value, inside = 0.0, False
             for _ in range(ASPIRATION_TRIES):
                 value = negamax_root(params, w, d, lo, hi)
+                if w.stats[MOVES_OVER]:
+                    return OVER_MAX_MOVES
                 if lo < value < hi:
                     inside = True
                     break
@@ -93,6 +99,8 @@ def ab_choose(params: Params, w: Any, s: State, depth: int, iterative: int, aspi
                 value = negamax_root(params, w, d, -INF, INF)
         else:
             value = negamax_root(params, w, d, -INF, INF)
+        if w.stats[MOVES_OVER]:  # a moves kernel listed more than max_moves: the record says which
+            return OVER_MAX_MOVES
         prev, last, iterations, have = last, value, iterations + 1, True
         best = w.pv[0, 0]
         if abs(value) >= WIN_BOUND:
@@ -101,25 +109,41 @@ def ab_choose(params: Params, w: Any, s: State, depth: int, iterative: int, aspi
 
 
 @njit(inline="always")
-def random_move(params: Params, s: State, moves: I64Array) -> int:  # pragma: no cover - compiled
-    """A uniformly random legal move in ``s``."""
-    n = legal(params, s, moves)
+def too_many(n: int, moves: I64Array, err: I64Array, i: int) -> int:  # pragma: no cover - compiled
+    """``n``, or ``max_moves`` (``moves``' length) with the error recorded for lane ``i`` when the
+    legal kernel listed more (the buffer had room: zerosum.games.kit.movebuf; the driver raises
+    after the call)."""
+    if n > moves.shape[0]:
+        err[0], err[1], err[2], err[3] = ERR_MOVES, i, n, LEGAL_KERNEL
+        width: int = moves.shape[0]
+        return width
+    return n
+
+
+@njit(inline="always")
+def random_move(params: Params, s: State, moves: I64Array, err: I64Array, i: int) -> int:  # pragma: no cover
+    """A uniformly random legal move in ``s`` (lane ``i``)."""
+    n = too_many(legal(params, s, moves), moves, err, i)
     a: int = moves[np.random.randint(n)]
     return a
 
 
 @njit(inline="always")
 def opponent_move(params: Params, s: State, k: int, opp: I64Array, eps: F64Array, records: Any,  # pragma: no cover
-                  moves: I64Array) -> int:
-    """The compiled opponent ``k``'s move in ``s`` (-1: a Python opponent must answer)."""
+                  moves: I64Array, err: I64Array, i: int) -> int:
+    """The compiled opponent ``k``'s move in ``s`` (-1: a Python opponent must answer; OVER_MAX_MOVES:
+    a moves kernel listed more than max_moves, recorded in ``err`` for lane ``i``)."""
     kind = opp[k, K_KIND]
     if kind == PYTHON:
         return -1
     if kind == RANDOM or (eps[k] > 0.0 and np.random.random() < eps[k]):
-        return random_move(params, s, moves)
+        return random_move(params, s, moves, err, i)
     w = records[opp[k, K_REC]]
-    return ab_choose(params, w, s, opp[k, K_DEPTH], opp[k, K_ITERATIVE], opp[k, K_ASPIRATION],
-                     opp[k, K_TIE_BREAK], opp[k, K_FOLLOW], opp[k, K_SLOTS])
+    a = ab_choose(params, w, s, opp[k, K_DEPTH], opp[k, K_ITERATIVE], opp[k, K_ASPIRATION],
+                  opp[k, K_TIE_BREAK], opp[k, K_FOLLOW], opp[k, K_SLOTS])
+    if a == OVER_MAX_MOVES:
+        err[0], err[1], err[2], err[3] = ERR_MOVES, i, w.stats[MOVES_OVER], w.stats[MOVES_KERNEL]
+    return a
 
 
 @njit(inline="always")
@@ -133,13 +157,13 @@ def log_move(log: I64Array, count: I64Array, i: int, a: int) -> None:  # pragma:
 @njit(inline="always")
 def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I64Array,  # pragma: no cover
               masks: I8Array, flat: Any, planes: I8Array, buf: I8Array, moves: I64Array, k: int, sym_obs: I64Array,
-              sym_act: I64Array) -> None:
+              sym_act: I64Array, err: I64Array) -> None:
     """Lane i's observation for its learner: planes and mask (all zeros unless ``live``), seen
     under board symmetry ``k`` where the env has symmetries."""
     masks[i, :] = 0
     mapped = cfg[C_NSYM] > 1  # each loop kept apart: the plain one as fast as without symmetries
     if live:
-        n = legal(params, s, moves)
+        n = too_many(legal(params, s, moves), moves, err, i)
         if mapped:
             for j in range(n):
                 masks[i, sym_act[k, moves[j]]] = 1
@@ -169,7 +193,7 @@ def write_obs(params: Params, i: int, s: State, learner: int, live: bool, cfg: I
 def start_episode(params: Params, initial: I64Array, i: int, states: I64Array, learner: I64Array,  # pragma: no cover
                   comp: I64Array, done: Any, opening: Any, cfg: I64Array, fcfg: F64Array, cum: F64Array,
                   log: I64Array, count: I64Array, sym: I64Array, opened: I64Array, moves: I64Array,
-                  child: I64Array) -> None:
+                  child: I64Array, err: I64Array) -> None:
     """Lane i starts a game: the start position (after one random ply with chance
     ``fcfg[F_OPENING]``), this episode's seat, opponent and board symmetry."""
     states[i, :] = initial
@@ -191,7 +215,7 @@ def start_episode(params: Params, initial: I64Array, i: int, states: I64Array, l
     log_move(log, count, i, NEW_EPISODE)
     opened[i] = -1
     if fcfg[F_OPENING] > 0.0 and np.random.random() < fcfg[F_OPENING]:
-        a = random_move(params, states[i], moves)
+        a = random_move(params, states[i], moves, err, i)
         apply(params, states[i], a, child)
         states[i, :] = child
         opened[i] = a
@@ -213,7 +237,8 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
         if st != ONGOING and opening[i]:
             err[0], err[1], err[2] = ERR_NO_MOVE, i, learner[i]
             done[i] = True
-            write_obs(params, i, s, learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
+            write_obs(params, i, s, learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act,
+                      err)
             return
         if st != ONGOING:
             me = learner[i]
@@ -223,15 +248,20 @@ def advance(params: Params, i: int, states: I64Array, learner: I64Array, comp: I
             terminated[i] = True
             ended[i] = True
             done[i] = True
-            write_obs(params, i, s, me, False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
+            write_obs(params, i, s, me, False, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act,
+                      err)
             if cfg[C_AUTORESET] == SAME_STEP:
                 restart[i] = True
             return
         if player(params, s) == learner[i]:
             opening[i] = False
-            write_obs(params, i, s, learner[i], True, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act)
+            write_obs(params, i, s, learner[i], True, cfg, masks, flat, planes, buf, moves, sym[i], sym_obs, sym_act,
+                      err)
             return
-        a = opponent_move(params, s, comp[i], opp, eps, records, moves)
+        a = opponent_move(params, s, comp[i], opp, eps, records, moves, err, i)
+        if a == OVER_MAX_MOVES:  # err says which kernel; the driver raises
+            done[i] = True
+            return
         if a < 0:
             pending[i] = True
             return
@@ -262,7 +292,7 @@ def restart_lanes(params: Params, initial: I64Array, states: I64Array, learner: 
             final_planes[i, :no] = planes[i, :]
             final_planes[i, no:] = masks[i, :]
         start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count, sym,
-                      opened, moves, child)
+                      opened, moves, child, err)
         advance(params, i, states, learner, comp, done, pending, restart, opening, ended, masks, flat, planes,
                 rewards, terminated, outcome, opp, eps, records, cfg, moves, buf, child, log, count, err, sym, sym_obs,
                 sym_act)
@@ -321,6 +351,9 @@ def vec_call(call: int, params: Params, initial: I64Array, lanes: I64Array, valu
         elif call == CALL_RESUME:
             i, a = lanes[j], values[j]
             nm = legal(params, states[i], moves)
+            if nm > moves.shape[0]:
+                err[0], err[1], err[2], err[3] = ERR_MOVES, i, nm, LEGAL_KERNEL
+                return
             ok = False
             for t in range(nm):
                 if moves[t] == a:
@@ -347,7 +380,7 @@ def vec_call(call: int, params: Params, initial: I64Array, lanes: I64Array, valu
                 pending[i] = False
             if not step or done[i]:  # a reset; or NEXT_STEP: this step restarts the lane, its action ignored
                 start_episode(params, initial, i, states, learner, comp, done, opening, cfg, fcfg, cum, log, count,
-                              sym, opened, moves, child)
+                              sym, opened, moves, child, err)
             else:
                 a = values[i]
                 if masks[i, a] == 0:  # safe mode: the episode ends with the penalty
@@ -357,7 +390,7 @@ def vec_call(call: int, params: Params, initial: I64Array, lanes: I64Array, valu
                     ended[i] = True
                     done[i] = True
                     write_obs(params, i, states[i], learner[i], False, cfg, masks, flat, planes, buf, moves, sym[i],
-                              sym_obs, sym_act)
+                              sym_obs, sym_act, err)
                     if mode == SAME_STEP:
                         restart[i] = True
                     continue

@@ -16,7 +16,7 @@ from zerosum.envs._vector_codes import CALL_RESET, CALL_RESUME, CALL_STEP
 from zerosum.envs.symmetry import lane_tables
 from zerosum.envs.vector_opponents import Opponents, VectorEnvError
 from zerosum.games import Game
-from zerosum.games.kit import IllegalActionError
+from zerosum.games.kit import IllegalActionError, moves_buffer
 from zerosum.games.kit.specialize import specialize
 from zerosum.search import compiled
 
@@ -190,8 +190,9 @@ class Lanes:
                        self.sym_obs.shape[0])
         self.fcfg = np.array([self.penalty, self.random_opening], np.float64)
         """float64 ``(2,)``: the illegal action's penalty and the chance of a random opening ply."""
-        self.moves = np.zeros(g.max_moves, np.int64)
-        """int64 ``(max_moves,)``: scratch for the compiled step's legal-move lists."""
+        self.moves = moves_buffer(g.max_moves, g.num_actions)
+        """int64 ``(max_moves,)``: scratch for the compiled step's legal-move lists (with room past its
+        end for a kernel that lists more: zerosum.games.kit.movebuf)."""
         self.buf = np.zeros(self.n_obs, np.int8)
         """int8 ``(n_obs,)``: scratch for one observation as the game writes it."""
         self.child = np.zeros(g.state_size, np.int64)
@@ -204,10 +205,11 @@ class Lanes:
         """int64 ``(num_envs,)``: the learner's actions of the last step, as the compiled step read them
         (whatever dtype or shape ``(num_envs, 1)`` they were given in)."""
         """int64 ``(num_envs,)``: how many entries each lane logged in the last call (``log`` keeps the first 16)."""
-        self.err = np.zeros(3, np.int64)
-        """int64 ``(3,)``: the last compiled call's error as code, lane, value (code 0 none, 1 an illegal
-        learner action under ``"raise"``, 2 a finished lane stepped with autoreset disabled, 3 the game
-        ended before the learner's first move, 4 a Python opponent's illegal move); raised in Python."""
+        self.err = np.zeros(4, np.int64)
+        """int64 ``(4,)``: the last compiled call's error as code, lane, value, kernel (code 0 none, 1 an
+        illegal learner action under ``"raise"``, 2 a finished lane stepped with autoreset disabled, 3 the
+        game ended before the learner's first move, 4 a Python opponent's illegal move, 5 a moves kernel
+        that listed ``value`` moves, more than max_moves); raised in Python."""
         self.rng = np.random.default_rng()
         """The generator everything random draws from: each compiled call's seed and the Python opponents'
         generators; ``reset(seed=...)`` replaces it."""
@@ -232,9 +234,11 @@ class Lanes:
         return int(self.rng.integers(2**63))
 
     def _check(self) -> None:
-        code, lane, value = (int(x) for x in self.err)
+        code, lane, value, kernel = (int(x) for x in self.err)
         if code == 0:
             return
+        if code == 5:
+            raise self.game.moves_error(kernel, value, f"the vector env's step, lane {lane}")
         if code == 1:
             legal = np.flatnonzero(self.masks[lane]).tolist()
             real = int(self.sym_inv[self.sym[lane], value])  # the move on the real board

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from zerosum.games.kit import (
     Action, Game, GameLengthError, GameOverError, GameSpec, Heuristic, IllegalActionError, KernelError, Layout,
-    Outcome, Player, PositionError, State, Variant, VariantError, ZerosumError,
+    MoveCountError, Outcome, Player, PositionError, State, UnknownGameError, Variant, VariantError, ZerosumError,
 )
 from zerosum.games.registry import ENVS, GAMES, env_name, game_class, make_game, register_env, register_game
 
 __all__ = [
     "ENVS", "GAMES", "Action", "Game", "GameLengthError", "GameOverError", "GameSpec", "Heuristic",
-    "IllegalActionError", "KernelError", "Layout", "Outcome", "Player", "PositionError", "State", "Variant",
-    "VariantError", "ZerosumError", "env_name", "game_class", "make_game", "register_env", "register_game",
+    "IllegalActionError", "KernelError", "Layout", "MoveCountError", "Outcome", "Player", "PositionError", "State",
+    "UnknownGameError", "Variant", "VariantError", "ZerosumError", "env_name", "game_class", "make_game",
+    "register_env", "register_game",
 ]

@@ -53,8 +53,9 @@ typedef struct {
     int64_t num_params;
     npy_intp state_size;
     npy_intp max_moves;
+    npy_intp capacity; /* the slots of every moves buffer: max_moves and room past it (kit/movebuf.py) */
     int64_t num_actions;
-    int64_t *moves; /* max_moves slots: the checked apply's scratch (a game without is_legal lists its moves here) */
+    int64_t *moves; /* capacity slots: the checked apply's scratch (a game without is_legal lists its moves here) */
     PyObject *fallback; /* an object with the generic methods, or NULL: then None is returned */
     int64_t *initial;   /* state_size slots: the starting position, or NULL */
     /* Arrays handed out before, reused once nothing but this object refers to them (see
@@ -166,16 +167,17 @@ static void free_moves_buffer(PyObject *capsule)
     PyMem_Free(PyCapsule_GetPointer(capsule, NULL));
 }
 
-/* A new reference to an int64 array with room for max_moves actions and length 0, from the
-   pool or new; the caller writes up to max_moves values into its data and then sets its
-   length in place. Its buffer belongs to a capsule that is its base, so the array does
+/* A new reference to an int64 array with room for capacity actions and length 0, from the
+   pool or new; the legal kernel writes its moves into its data (a kernel that lists more
+   than max_moves writes into the room past them, not past the buffer), and the caller
+   then sets its length in place. Its buffer belongs to a capsule that is its base, so the array does
    not own its data and its length can change while only the pool refers to it. */
 static PyObject *fresh_moves(Calls *self)
 {
     PyObject *a = take_free(self->moves_pool, -1);
     if (a != NULL)
         return a;
-    int64_t *buffer = PyMem_Malloc((size_t)self->max_moves * sizeof(int64_t));
+    int64_t *buffer = PyMem_Malloc((size_t)self->capacity * sizeof(int64_t));
     if (buffer == NULL)
         return PyErr_NoMemory();
     PyObject *capsule = PyCapsule_New(buffer, NULL, free_moves_buffer);
@@ -213,7 +215,7 @@ static PyObject *Calls_legal(Calls *self, PyObject *state)
         return NULL;
     int64_t *moves = (int64_t *)PyArray_DATA((PyArrayObject *)out);
     int64_t n = self->legal(s, moves, self->params, self->state_size, self->max_moves, self->num_params);
-    if (n < 0 || n > self->max_moves) {
+    if (n < 0 || n > self->max_moves) { /* the generic path raises the error that names the kernel */
         Py_DECREF(out);
         return fall_back(self, fb_legal, &state, 1);
     }
@@ -306,14 +308,17 @@ static PyObject *Calls_initial_state(Calls *self, PyObject *unused)
 static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"legal", "apply", "apply_checked", "status", "player", "params", "state_size",
-                            "max_moves", "num_actions", "fallback", "initial", NULL};
+                            "max_moves", "num_actions", "fallback", "initial", "capacity", NULL};
     unsigned long long legal, apply, checked, status, player;
     PyObject *params, *fallback = Py_None, *initial = Py_None;
-    Py_ssize_t state_size, max_moves;
+    Py_ssize_t state_size, max_moves, capacity = 0;
     long long num_actions;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL|OO", names, &legal, &apply, &checked, &status,
-                                     &player, &params, &state_size, &max_moves, &num_actions, &fallback, &initial))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKKOnnL|OOn", names, &legal, &apply, &checked, &status,
+                                     &player, &params, &state_size, &max_moves, &num_actions, &fallback, &initial,
+                                     &capacity))
         return -1;
+    if (capacity < max_moves)
+        capacity = max_moves;
     if (!legal || !apply || !checked || !status || !player || state_size <= 0 || max_moves <= 0
         || num_actions <= 0) {
         PyErr_SetString(PyExc_ValueError, "Calls needs five function addresses and positive sizes");
@@ -331,7 +336,7 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "initial must be a contiguous 1-D int64 array of length state_size");
         return -1;
     }
-    int64_t *moves = PyMem_Malloc((size_t)max_moves * sizeof(int64_t));
+    int64_t *moves = PyMem_Malloc((size_t)capacity * sizeof(int64_t));
     int64_t *start = initial == Py_None ? NULL : PyMem_Malloc((size_t)state_size * sizeof(int64_t));
     if (moves == NULL || (initial != Py_None && start == NULL)) {
         PyMem_Free(moves);
@@ -361,6 +366,7 @@ static int Calls_init(Calls *self, PyObject *args, PyObject *kwargs)
     self->player = (status_fn)(uintptr_t)player;
     self->state_size = (npy_intp)state_size;
     self->max_moves = (npy_intp)max_moves;
+    self->capacity = (npy_intp)capacity;
     self->num_actions = (int64_t)num_actions;
     return 0;
 }
@@ -416,7 +422,8 @@ static PyTypeObject CallsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "zerosum.games._native.Calls",
     .tp_doc = "Calls(legal, apply, apply_checked, status, player, params, state_size, max_moves, num_actions, "
-              "fallback=None, initial=None): one game's hot calls",
+              "fallback=None, initial=None, capacity=max_moves): one game's hot calls (capacity: the slots "
+              "of each moves buffer, room for a legal kernel that lists more than max_moves)",
     .tp_basicsize = sizeof(Calls),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)Calls_traverse,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from zerosum.games.kit.errors import VariantError
+from zerosum.games.kit.errors import UnknownGameError
 
 if TYPE_CHECKING:
     from zerosum.games.kit.game import Game
@@ -95,6 +95,11 @@ def register_env(env_name: str, module: str, game: str, *, replace: bool = False
     ENVS[env_name] = (module, game)
 
 
+IMPORT_HINT = ("A game of your own is known once the module that registers it is imported: "
+               "`zerosum --import MODULE COMMAND ...` on the command line, or import it (or "
+               "zerosum.games.registry.import_modules([MODULE])) before make_game")
+"""What an unknown game's error adds: where a user's game comes from."""
+
 IMPORTED: list[str] = []
 """The modules :func:`import_modules` imported in this process (``zerosum --import``), in
 order: the worker processes of tournaments and matches import them too."""
@@ -145,7 +150,8 @@ def game_class(name: str) -> type[Game]:
     try:
         entry = GAMES[name]
     except KeyError:
-        raise VariantError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}") from None
+        raise UnknownGameError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}. {IMPORT_HINT}") \
+            from None
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         loaded: type[Game] = getattr(importlib.import_module(module), attr)
@@ -178,5 +184,5 @@ def resolve_game_name(name: str) -> str:
         return name
     if name in ENVS:
         return ENVS[name][1]
-    raise VariantError(f"unknown game or env {name!r}; games: {', '.join(sorted(GAMES))}; "
-                       f"envs: {', '.join(sorted(ENVS))}")
+    raise UnknownGameError(f"unknown game or env {name!r}; games: {', '.join(sorted(GAMES))}; "
+                           f"envs: {', '.join(sorted(ENVS))}. {IMPORT_HINT}")

@@ -28,6 +28,7 @@ from numba.experimental import structref
 from numba.extending import intrinsic, overload
 
 from zerosum.games.kit.kernels import HEURISTIC, F64Array, I64Array
+from zerosum.games.kit.movebuf import moves_buffer
 from zerosum.search._flags import N_CFG, N_STATS, TT_COLUMNS
 
 ArrayT = TypeVar("ArrayT", bound=np.ndarray)
@@ -210,11 +211,13 @@ class NegamaxArrays(_Record):
         ``kept`` (a searcher's table, history, configuration, statistics) are used as given,
         the others made minimal."""
         d = max_depth + 2
+        # The moves kernels' rows, and their scores, with room past max_moves (kit.movebuf): the
+        # search compares each count with max_moves (the rows' width) and stops above it.
         arrays = {
-            "stack": np.zeros((d, state_size), np.int64), "moves": np.zeros((d, max_moves), np.int64),
-            "scores": np.zeros((d, max_moves), np.float64), "pv": np.zeros((d, d), np.int64),
+            "stack": np.zeros((d, state_size), np.int64), "moves": moves_buffer(max_moves, num_actions, d),
+            "scores": moves_buffer(max_moves, num_actions, d, np.float64), "pv": np.zeros((d, d), np.int64),
             "pvlen": np.zeros(d, np.int64), "killers": np.full((d, 2), -1, np.int64),
-            "forced": np.zeros((d, max_moves + 1), np.int64),
+            "forced": moves_buffer(max_moves, num_actions, d, extra=1),
             **tt_arrays(1), "history": np.zeros(num_actions, np.float64),
             "noise": np.zeros(num_actions, np.float64), "root_values": np.zeros(num_actions, np.float64),
             "cfg": np.zeros(N_CFG, np.int64),

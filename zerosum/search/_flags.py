@@ -25,9 +25,12 @@ LMR_DEPTH, LMR_MOVES = 3, 4  # late-move reductions: at nodes this deep, after t
 C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_GEN, C_SEEDED, C_QS_PLIES, C_EPOCH, C_ROOT_FIRST, C_TT_SLOTS = range(9)
 N_CFG = 9
 # stats slots (minimax counts NODES and LEAVES only): ... quiescence nodes (counted in NODES too),
-# reduced searches, re-searches (PVS fail-high or a reduced move that beat alpha)
+# reduced searches, re-searches (PVS fail-high or a reduced move that beat alpha); then, for a moves
+# kernel that listed more than max_moves (the search stops, ABORTED set, and the driver raises), the
+# count and the kernel's code (zerosum.games.kit.movebuf.MOVE_KERNELS)
 NODES, LEAVES, CUTOFFS, PROBES, HITS, ABORTED, QNODES, REDUCED, RESEARCHED = 0, 1, 2, 3, 4, 5, 6, 7, 8
-N_STATS = 9
+MOVES_OVER, MOVES_KERNEL = 9, 10
+N_STATS = 11
 # TT bounds
 EXACT, LOWER, UPPER = 0, 1, 2
 # TT columns (a row an entry): the mixed key (0: empty), the best move, depth | bound << 8 |
@@ -47,9 +50,10 @@ KEEP_SEED = -1  # icfg[MC_SEED]: continue the generator's sequence (later chunks
 MC_C_UCT, MC_EPSILON, MC_SCALE = 0, 1, 2
 N_MC_FCFG = 3
 # stats slots: tree nodes in use, simulations run, rollout plies played, deepest tree path,
-# rollouts stopped at MC_MAX_LENGTH plies with the game still going (the caller raises)
-TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH, OVERLONG = 0, 1, 2, 3, 4
-N_MC_STATS = 5
+# rollouts stopped at MC_MAX_LENGTH plies with the game still going (the caller raises), the count
+# of a legal kernel that listed more than max_moves (the search stops; the caller raises)
+TREE_SIZE, SIMULATIONS, ROLLOUT_PLIES, MAX_DEPTH, OVERLONG, MC_MOVES_OVER = 0, 1, 2, 3, 4, 5
+N_MC_STATS = 6
 
 # ---- network-guided search (PUCT, Gumbel) ----
 # integer cfg slots (icfg): selection rule, leaves a tree selects per step, simulations this search,

@@ -93,16 +93,21 @@ def advance(params: Params, g: GuidedArrays, lane: int, a: int) -> None:  # prag
 
 
 @njit(inline="always")
-def queue_leaf(params: Params, g: GuidedArrays, lane: int, node: int, row: int) -> None:  # pragma: no cover
-    """Write ``node``'s planes (from its mover's side) and legal mask into row ``row``."""
+def queue_leaf(params: Params, g: GuidedArrays, lane: int, node: int, row: int) -> int:  # pragma: no cover
+    """Write ``node``'s planes (from its mover's side) and legal mask into row ``row``; 0, or the
+    count of a legal kernel that listed more than max_moves (the buffer had room:
+    zerosum.games.kit.movebuf; nothing is queued and the search stops)."""
     s = g.states[lane, node]
+    n = legal(params, s, g.moves)
+    if n > g.moves.shape[0]:
+        return n
     observe(params, s, g.mover[lane, node], g.obs[row])
     g.mask[row, :] = 0
-    n = legal(params, s, g.moves)
     for i in range(n):
         g.mask[row, g.moves[i]] = 1
     g.pend_lane[row], g.pend_node[row] = lane, node
     add_virtual_loss(g, lane, node)
+    return 0
 
 
 SELECT = types.int64(_P, GUIDED_ARRAYS, types.int64[::1], types.float64[::1])
@@ -111,13 +116,16 @@ SELECT = types.int64(_P, GUIDED_ARRAYS, types.int64[::1], types.float64[::1])
 @njit(SELECT, cache=True)
 def select_leaves(params: Params, g: GuidedArrays, lanes: np.ndarray, sigma: np.ndarray) -> int:  # pragma: no cover
     """Walk the trees of ``lanes`` to up to ``leaves`` new leaves each; returns how many leaves wait
-    in the buffers. A lane whose root has not been evaluated sends only its root."""
+    in the buffers (minus the count of a legal kernel that listed more than max_moves: the
+    driver raises). A lane whose root has not been evaluated sends only its root."""
     rows = 0
     leaves = g.icfg[G_LEAVES]
     for lane in lanes:
         if g.first[lane, 0] == UNEXPANDED and g.term[lane, 0] == ONGOING:
             if g.vloss[lane, 0] == 0:
-                queue_leaf(params, g, lane, 0, rows)
+                over = queue_leaf(params, g, lane, 0, rows)
+                if over:
+                    return -over
                 rows += 1
                 g.stats[lane, G_EVALUATIONS] += 1
             continue
@@ -138,7 +146,9 @@ def select_leaves(params: Params, g: GuidedArrays, lanes: np.ndarray, sigma: np.
                 g.stats[lane, G_COLLISIONS] += 1  # another leaf of this step: wait for its value
                 break
             else:
-                queue_leaf(params, g, lane, node, rows)
+                over = queue_leaf(params, g, lane, node, rows)
+                if over:
+                    return -over
                 rows += 1
                 got += 1
                 g.stats[lane, G_EVALUATIONS] += 1

@@ -17,8 +17,8 @@ from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line s
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, Params, State
 from zerosum.search._arrays import TREE_ARRAYS, TreeArrays
 from zerosum.search._flags import (
-    KEEP_SEED, MAX_DEPTH, MC_EPSILON, MC_MAX_LENGTH, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED, MC_SIMS,
-    OVERLONG, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
+    KEEP_SEED, MAX_DEPTH, MC_EPSILON, MC_MAX_LENGTH, MC_MOVES_OVER, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED,
+    MC_SIMS, OVERLONG, ROLLOUT_GREEDY, ROLLOUT_PLIES, SIMULATIONS, TREE_SIZE,
 )
 from zerosum.search._parts import backpropagate, reward_p0, select
 
@@ -37,6 +37,9 @@ def expand(params: Params, t: TreeArrays, node: int, depth: int) -> tuple[int, i
     if status(params, s) != ONGOING or (t.visits[node] == 0 and node != 0):
         return node, depth
     n = legal(params, s, t.moves)
+    if n > t.moves.shape[0]:  # more than max_moves (the buffer has room: kit.movebuf): the caller raises
+        t.stats[MC_MOVES_OVER] = n
+        return node, depth
     base = t.stats[TREE_SIZE]
     if base + n > t.states.shape[0]:
         return node, depth
@@ -89,6 +92,10 @@ def rollout(heur: Heur, params: Params, t: TreeArrays, node: int) -> float:  # p
             r0 = 0.5
             break
         n = legal(params, s, t.moves)
+        if n > t.moves.shape[0]:  # more than max_moves: stop, the caller raises
+            t.stats[MC_MOVES_OVER] = n
+            r0 = 0.5
+            break
         a = t.moves[np.random.randint(n)]
         if t.icfg[MC_ROLLOUT] == ROLLOUT_GREEDY and np.random.random() >= t.fcfg[MC_EPSILON]:
             a = greedy_move(heur, params, t, s, player(params, s), n, a, t.scratch[1 - cur])
@@ -113,3 +120,5 @@ def mcts(heur: Heur, params: Params, t: TreeArrays) -> None:  # pragma: no cover
         t.stats[MAX_DEPTH] = max(t.stats[MAX_DEPTH], depth)
         backpropagate(t, depth, rollout(heur, params, t, node))
         t.stats[SIMULATIONS] += 1
+        if t.stats[MC_MOVES_OVER]:
+            return

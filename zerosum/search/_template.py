@@ -24,11 +24,12 @@ from numba import njit, types
 
 from zerosum.games.kit.placeholder import KERNELS as _RULES  # RULES: the line specialize rewrites
 from zerosum.games.kit.kernels import HEURISTIC, ONGOING, F64Array, I64Array, Params, State, contains
+from zerosum.games.kit.movebuf import DISTINCT_KERNEL, FORCING_KERNEL, LEGAL_KERNEL
 from zerosum.search._arrays import NEGAMAX_ARRAYS, NegamaxArrays, unowned
 from zerosum.search._flags import (
     ABORTED, C_FLAGS, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_SEEDED, C_TT_SLOTS, CUTOFFS, EVAL_ORDER_DEPTH,
     F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, FORCED_DEPTH, INF, LEAVES,
-    NODES, QNODES, REDUCED, RESEARCHED,
+    MOVES_KERNEL, MOVES_OVER, NODES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search._parts import (
     FORCING_FIRST, HINT_WEIGHT, KILLER, LEAF_KILLER, LEAF_PICKS, PICKS, TT_FIRST, history_update,
@@ -48,6 +49,19 @@ def unknown_legality(params: Params, s: State, a: int) -> bool:  # pragma: no co
 
 distinct = _RULES.distinct if _RULES.distinct is not None else legal  # the moves generated below the root
 is_legal = _RULES.is_legal if _RULES.is_legal is not None else unknown_legality
+
+@njit(inline="always")
+def too_many(stats: I64Array, n: int, width: int, kernel: int) -> bool:  # pragma: no cover - compiled
+    """Whether a moves kernel listed more than max_moves (``width``: its row's length); if so the
+    search stops (ABORTED), recording the count and the kernel for the driver's error. The row
+    had room for them (zerosum.games.kit.movebuf): one compare a generation, nothing written."""
+    if n > width:
+        stats[ABORTED] = 1
+        stats[MOVES_OVER] = n
+        stats[MOVES_KERNEL] = kernel
+        return True
+    return False
+
 
 _H = types.FunctionType(HEURISTIC)
 _P = types.Array(types.int64, 1, "C", readonly=True)  # the game's params (read-only)
@@ -151,7 +165,7 @@ def qsearch(heur: Heur, params: Params, stack: I64Array, moves: I64Array, pv: I6
     me = player(params, s)
     best = heur(params, s, me)
     n = forcing(params, s, moves[ply]) if left > 0 and best < beta else 0
-    if n == 0:
+    if n == 0 or too_many(stats, n, moves.shape[1], FORCING_KERNEL):
         stats[LEAVES] += 1
         return best
     mv, child = moves[ply], stack[ply + 1]
@@ -229,14 +243,17 @@ def the_rest(params: Params, w: NegamaxArrays, s: State, ply: int, staged: int) 
     positions a depth-2 Pentago opponent meets, 150 of 238 moves, and 20% fewer nodes with
     the same values); the root keeps every legal move, for the seeded choice among equal
     moves is a choice of action, and there a move reaching a searched child costs one
-    table probe."""
+    table probe. -1 when the game's kernel listed more than max_moves (too_many)."""
     mv = w.moves[ply]
     if staged == 0:
         n: int = legal(params, s, mv) if ply == 0 else distinct(params, s, mv)
-        return n
+        return -1 if too_many(w.stats, n, mv.shape[0], LEGAL_KERNEL if ply == 0 else DISTINCT_KERNEL) else n
     spare = w.moves[ply + 1]
     k = staged
-    for j in range(distinct(params, s, spare)):
+    m = distinct(params, s, spare)
+    if too_many(w.stats, m, spare.shape[0], DISTINCT_KERNEL):
+        return -1
+    for j in range(m):
         if not contains(mv, staged, spare[j]):
             mv[k] = spare[j]
             k += 1
@@ -281,8 +298,13 @@ def negamax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int, 
         if i == n:  # no staged move cut: the rest generated and ordered
             rest = False
             n = the_rest(params, w, s, ply, staged)
+            if n < 0:  # more moves than max_moves: the driver raises
+                return 0.0
             if flags & (F_LMR | F_EVAL_ORDER) and depth >= FORCED_DEPTH:  # the last slot holds the count
-                w.forced[ply, w.forced.shape[1] - 1] = forcing(params, s, w.forced[ply])
+                nf = forcing(params, s, w.forced[ply])
+                if too_many(stats, nf, w.forced.shape[1] - 1, FORCING_KERNEL):
+                    return 0.0
+                w.forced[ply, w.forced.shape[1] - 1] = nf
             # A seeded root over leaves evaluates every move whatever the order, and its
             # choice among equal ones is root_precedes': no ordering to do (it was a sixth
             # of a depth-1 Pentago search).
@@ -389,6 +411,8 @@ def minimax(heur: Heur, params: Params, w: NegamaxArrays, ply: int, depth: int) 
         return heur(params, s, me)
     mv, child, pv = w.moves[ply], w.stack[ply + 1], w.pv
     n = legal(params, s, mv)
+    if too_many(stats, n, mv.shape[0], LEGAL_KERNEL):
+        return 0.0
     best = -INF
     for i in range(n):
         a = mv[i]

@@ -52,7 +52,7 @@ from zerosum.search._arrays import NegamaxArrays, tt_arrays
 from zerosum.search._flags import (
     ABORTED, C_EPOCH, C_FLAGS, C_GEN, C_HIST_MODE, C_NODE_LIMIT, C_QS_PLIES, C_ROOT_FIRST, C_SEEDED, C_TT_SLOTS,
     CUTOFFS, F_EVAL_ORDER, F_HINT, F_HISTORY, F_KILLERS, F_LMR, F_PVS, F_QUIESCE, F_TT, F_TT_MOVE, HITS, INF, LEAVES,
-    LMR_DEPTH, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
+    LMR_DEPTH, MOVES_KERNEL, MOVES_OVER, N_CFG, N_STATS, NO_LIMIT, NODES, PROBES, QNODES, REDUCED, RESEARCHED,
 )
 from zerosum.search.functions import HeuristicArg, resolve_heuristic
 from zerosum.search.result import WIN_BOUND, SearchResult, SearchStats
@@ -367,6 +367,8 @@ class AlphaBeta:
             elapsed = _time.perf_counter() - t0
             totals += stats
             spent = int(totals[NODES])
+            if stats[MOVES_OVER]:
+                raise self.game.moves_error(int(stats[MOVES_KERNEL]), int(stats[MOVES_OVER]), "alpha-beta")
             if stats[ABORTED]:
                 break
             iterations.append(_stats(stats, d, elapsed, value))

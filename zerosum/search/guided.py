@@ -56,7 +56,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zerosum.games.kit import Game, GameOverError, IllegalActionError, State
+from zerosum.games.kit import Game, GameOverError, IllegalActionError, State, moves_buffer
 from zerosum.search import _guided_parts as parts
 from zerosum.search import compiled
 from zerosum.search._arrays import GuidedArrays
@@ -90,7 +90,7 @@ class BatchedSearch:
         tiered = compiled.searcher(game, compiled.GUIDED_TEMPLATE, game.heuristic("zero"))  # it evaluates no heuristic
         self._k, self._params = tiered.module, tiered.params
         self._fixed_nodes = max_nodes is not None
-        self._sigma = np.zeros(game.max_moves, np.float64)
+        self._sigma = moves_buffer(game.max_moves, game.num_actions, dtype=np.float64)
         self._has_root = np.zeros(self.lanes, bool)
         self._rows = -1  # leaves waiting for backup (-1: no search under way)
         self._active = np.zeros(0, np.int64)
@@ -126,11 +126,12 @@ class BatchedSearch:
             first=np.full((lanes, nodes), -1, np.int64), count=i2(), visits=i2(), vloss=i2(), w0=f2(), logit=f2(),
             prior=f2(), raw0=f2(), mover=np.full((lanes, nodes), -1, np.int64), term=i2(),
             size=np.zeros(lanes, np.int64), remaining=np.zeros(lanes, np.int64),
-            start=np.zeros((lanes, g.max_moves), np.int64), gumbel=np.zeros((lanes, g.max_moves), np.float64),
+            start=moves_buffer(g.max_moves, g.num_actions, lanes),  # room past max_moves (kit.movebuf)
+            gumbel=moves_buffer(g.max_moves, g.num_actions, lanes, np.float64),
             rng=np.zeros(lanes, np.uint64), schedule=np.zeros((1, 1), np.int64),
             obs=np.zeros((rows, int(np.prod(g.observation_shape))), np.int8),
             mask=np.zeros((rows, g.num_actions), np.int8), pend_lane=np.zeros(rows, np.int64),
-            pend_node=np.zeros(rows, np.int64), moves=np.zeros(g.max_moves, np.int64),
+            pend_node=np.zeros(rows, np.int64), moves=moves_buffer(g.max_moves, g.num_actions),
             work=np.zeros(nodes, np.int64), icfg=np.zeros(N_G_ICFG, np.int64), fcfg=np.zeros(N_G_FCFG, np.float64),
             stats=np.zeros((lanes, N_G_STATS), np.int64))
 
@@ -256,6 +257,9 @@ class BatchedSearch:
         if self._rows > 0:
             raise GuidedSearchError(f"{self._rows} leaves wait for backup(logits, values)")
         n = int(self._k.select_leaves(self._params, self._g, self._active, self._sigma))
+        if n < 0:  # a legal kernel listed -n moves, more than max_moves
+            self._rows = -1
+            raise self.game.moves_error("legal", -n, "the guided search")
         self._rows = n
         self._t_select = _time.perf_counter()
         return n

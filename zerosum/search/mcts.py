@@ -21,13 +21,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from zerosum.games.kit import Game, GameOverError, Heuristic, State
+from zerosum.games.kit import Game, GameOverError, Heuristic, State, moves_buffer
 from zerosum.search import compiled
 from zerosum.search._arrays import TreeArrays
 from zerosum.search._flags import (
-    KEEP_SEED, MAX_DEPTH, MC_C_UCT, MC_EPSILON, MC_MAX_LENGTH, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE, MC_SEED,
-    MC_SIMS, N_MC_FCFG, N_MC_ICFG, N_MC_STATS, OVERLONG, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS, TO_THE_END,
-    TREE_SIZE,
+    KEEP_SEED, MAX_DEPTH, MC_C_UCT, MC_EPSILON, MC_MAX_LENGTH, MC_MOVES_OVER, MC_ROLLOUT, MC_ROLLOUT_DEPTH, MC_SCALE,
+    MC_SEED, MC_SIMS, N_MC_FCFG, N_MC_ICFG, N_MC_STATS, OVERLONG, ROLLOUT_GREEDY, ROLLOUT_RANDOM, SIMULATIONS,
+    TO_THE_END, TREE_SIZE,
 )
 from zerosum.search.alphabeta import check_budget
 from zerosum.search.functions import HeuristicArg, resolve_heuristic
@@ -83,6 +83,8 @@ class MCTS:
         while True:
             t.icfg[MC_SIMS] = chunk if sims is None else min(chunk, sims - done)
             self._kernels.mcts(self._heur, self._params, t)
+            if t.stats[MC_MOVES_OVER]:
+                raise g.moves_error("legal", int(t.stats[MC_MOVES_OVER]), "MCTS")
             if t.stats[OVERLONG]:
                 raise g.length_error("an MCTS rollout")
             t.icfg[MC_SEED] = KEEP_SEED  # later chunks continue the same random sequence
@@ -107,7 +109,7 @@ class MCTS:
             states=np.zeros((cap, g.initial.shape[0]), np.int64), parent=np.full(cap, -1, np.int64),
             action=np.full(cap, -1, np.int64), first=np.full(cap, -1, np.int64), count=np.zeros(cap, np.int64),
             visits=np.zeros(cap, np.int64), wins=np.zeros(cap, np.float64), mover=np.zeros(cap, np.int64),
-            scratch=np.zeros((2, g.initial.shape[0]), np.int64), moves=np.zeros(g.max_moves, np.int64),
+            scratch=np.zeros((2, g.initial.shape[0]), np.int64), moves=moves_buffer(g.max_moves, g.num_actions),
             path=np.zeros(cap + 1, np.int64),  # a tree path is never longer than the tree
             icfg=np.zeros(N_MC_ICFG, np.int64), fcfg=np.zeros(N_MC_FCFG, np.float64),
             stats=np.zeros(N_MC_STATS, np.int64))

@@ -14,7 +14,7 @@ import numpy as np
 from zerosum.games.kit import Game, GameOverError, State
 from zerosum.search import compiled
 from zerosum.search._arrays import NegamaxArrays
-from zerosum.search._flags import LEAVES, NODES
+from zerosum.search._flags import LEAVES, MOVES_KERNEL, MOVES_OVER, NODES
 from zerosum.search.functions import HeuristicArg, resolve_heuristic
 from zerosum.search.result import SearchResult, SearchStats
 
@@ -31,6 +31,8 @@ def minimax(game: Game, state: State, depth: int, heuristic: HeuristicArg = None
     w.stack[0] = state
     t0 = _time.perf_counter()
     value = tiered.module.minimax(h, tiered.params, w, 0, int(depth))
+    if w.stats[MOVES_OVER]:
+        raise game.moves_error(int(w.stats[MOVES_KERNEL]), int(w.stats[MOVES_OVER]), "minimax")
     st = SearchStats(nodes=int(w.stats[NODES]), leaves=int(w.stats[LEAVES]), depth=int(depth),
                      time=_time.perf_counter() - t0)
     line = tuple(int(a) for a in w.pv[0, : w.pvlen[0]])

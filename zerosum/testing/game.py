@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zerosum.games.kit import GameOverError, IllegalActionError, Outcome
+from zerosum.games.kit import GameOverError, IllegalActionError, MoveCountError, Outcome
 from zerosum.games.kit import Game, State
 from zerosum.testing.positions import fail, random_lines
 
@@ -138,7 +138,10 @@ def _check_finished(game: Game, state: State, line: tuple[int, ...]) -> Outcome:
 def _check_moves(game: Game, state: State, line: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     """Legal actions, the mask, every legal action (apply, no mutation, text) and some illegal ones."""
     n = game.num_actions
-    legal = game.legal_actions(state)
+    try:
+        legal = game.legal_actions(state)
+    except MoveCountError as exc:  # a legal kernel listing more than max_moves
+        fail(game, line, str(exc), state)
     if not isinstance(legal, np.ndarray) or legal.ndim != 1 or legal.dtype.kind not in "iu":
         fail(game, line, f"legal_actions gave {legal!r}; a 1-D int array is expected", state)
     if not 0 < len(legal) <= game.max_moves:
@@ -211,20 +214,22 @@ def _check_illegal(game: Game, state: State, line: tuple[int, ...], actions: lis
 
 
 GUARD = 64
-"""Slots past max_moves in the buffers the move kernels are given here: numba does not check
-bounds, so a kernel that writes past max_moves would corrupt memory in the search."""
+"""Slots past num_actions (and max_moves) in the buffers the move kernels are given here: a
+kernel that lists more than max_moves is refused with the count (every caller checks it:
+zerosum.games.kit.movebuf), and one that writes further than it says is caught here."""
 _UNTOUCHED = -(1 << 62)
 
 
 def _guarded_moves(game: Game, state: State, line: tuple[int, ...], name: str) -> np.ndarray:
     """The moves kernel ``name`` writes, into a buffer with GUARD slots past max_moves that
     must stay as they were (and a count of at most max_moves)."""
-    out = np.full(game.max_moves + GUARD, _UNTOUCHED, np.int64)
+    out = np.full(max(game.max_moves, game.num_actions) + GUARD, _UNTOUCHED, np.int64)
     n = int(getattr(game.kernels, name)(game.params, state.copy(), out))
-    past = np.flatnonzero(out[game.max_moves:] != _UNTOUCHED)
+    end = max(n, game.max_moves)
+    past = np.flatnonzero(out[end:] != _UNTOUCHED)
     if not 0 <= n <= game.max_moves or len(past):
         fail(game, line, f"the {name} kernel returned {n} moves and wrote "
-                         f"{'slot ' + str(game.max_moves + int(past[0])) if len(past) else 'no slot'} past "
+                         f"{'slot ' + str(end + int(past[0])) if len(past) else 'no slot'} past "
                          f"max_moves={game.max_moves}: a kernel must write at most max_moves moves", state)
     return out[:n]
 

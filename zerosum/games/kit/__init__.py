@@ -18,9 +18,12 @@
 docs/new-game.md walks through a complete game built with it.
 """
 
+from zerosum.games.kit import numba_version  # noqa: F401 - first: warns once for an untested numba
 from zerosum.games.kit.errors import (
-    GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError, VariantError, ZerosumError,
+    GameLengthError, GameOverError, IllegalActionError, KernelError, MoveCountError, PositionError, UnknownGameError,
+    VariantError, ZerosumError,
 )
+from zerosum.games.kit.movebuf import moves_buffer
 from zerosum.games.kit.game import Game
 from zerosum.games.kit.spec import GameSpec, Layout, check_action
 from zerosum.games.kit.heuristics import HEURISTIC_LIMIT, ZERO, Heuristic
@@ -36,6 +39,7 @@ __all__ = [
     "ORDER", "P0_WINS", "P1_WINS", "PLAYER", "STATUS", "TOP_BIT", "ZERO", "Action", "F64Array", "Game",
     "GameLengthError", "GameOverError",
     "GameSpec", "Heuristic", "I8Array", "I64Array", "IllegalActionError", "KernelError", "Kernels", "Layout",
-    "Outcome", "Params", "Player", "PositionError", "State", "Variant", "VariantError", "ZerosumError",
-    "bit", "check_action", "check_variant", "helper", "i64", "i64_array", "kernel", "lowest_bit", "popcount", "shr",
+    "MoveCountError", "Outcome", "Params", "Player", "PositionError", "State", "UnknownGameError", "Variant",
+    "VariantError", "ZerosumError", "bit", "check_action", "check_variant", "helper", "i64", "i64_array", "kernel",
+    "lowest_bit", "moves_buffer", "popcount", "shr",
 ]

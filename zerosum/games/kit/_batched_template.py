@@ -26,13 +26,18 @@ def batch_reset(initial: I64Array, states: I64Array) -> None:  # pragma: no cove
 
 
 @njit(cache=True, nogil=True)
-def batch_masks(params: Params, states: I64Array, moves: I64Array, masks: I8Array) -> None:  # pragma: no cover
-    """masks[i, a] = 1 where action a is legal in states[i], else 0 (``moves``: scratch of max_moves)."""
+def batch_masks(params: Params, states: I64Array, moves: I64Array, masks: I8Array) -> int:  # pragma: no cover
+    """masks[i, a] = 1 where action a is legal in states[i], else 0 (``moves``: scratch of max_moves,
+    with room past it: zerosum.games.kit.movebuf). Returns 0, or the count of a legal kernel that
+    listed more than max_moves (it stops there; the caller raises)."""
     for i in range(states.shape[0]):
         masks[i, :] = 0
-        n = legal(params, states[i], moves)
+        n: int = legal(params, states[i], moves)
+        if n > moves.shape[0]:
+            return n
         for j in range(n):
             masks[i, moves[j]] = 1
+    return 0
 
 
 @njit(cache=True, nogil=True)
@@ -66,10 +71,14 @@ def batch_observe(params: Params, states: I64Array, players: I64Array, out: I8Ar
 
 @njit(cache=True, nogil=True)
 def batch_random_moves(params: Params, states: I64Array, moves: I64Array, seed: int,  # pragma: no cover
-                       out: I64Array) -> None:
-    """out[i] = a uniformly random legal action of states[i] (-1 where the game is over)."""
+                       out: I64Array) -> int:
+    """out[i] = a uniformly random legal action of states[i] (-1 where the game is over); returns 0,
+    or the count of a legal kernel that listed more than max_moves (as batch_masks)."""
     np.random.seed(seed)
     for i in range(states.shape[0]):
-        n = legal(params, states[i], moves)
+        n: int = legal(params, states[i], moves)
+        if n > moves.shape[0]:
+            return n
         out[i] = moves[np.random.randint(n)] if n > 0 else -1
+    return 0
 

@@ -18,6 +18,8 @@ from zerosum.games.kit.kernels import ONGOING, I64Array, Params, State
 
 legal, apply, status, player, is_legal = _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.is_legal
 HAS_IS_LEGAL = is_legal is not None
+OVER_MAX_MOVES = 4
+"""random_playouts' results slot for the count of a legal kernel that listed more than max_moves."""
 
 
 @cfunc(NATIVE_LEGAL, cache=True)
@@ -66,17 +68,18 @@ def native_player(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no co
 
 
 @njit(cache=True, nogil=True)
-def random_playouts(params: Params, root: State, games: int, seed: int, max_moves: int,  # pragma: no cover - compiled
+def random_playouts(params: Params, root: State, games: int, seed: int, moves: I64Array,  # pragma: no cover - compiled
                     max_length: int, results: I64Array) -> int:
     """Play ``games`` uniformly random games from root; results[status] counts outcomes.
 
     A game still going after ``max_length`` moves stops there and counts in
-    results[ONGOING] (the caller raises: the rules never end it). Returns the number of
-    moves played.
+    results[ONGOING] (the caller raises: the rules never end it). ``moves``: a buffer of the
+    game's max_moves (:func:`zerosum.games.kit.movebuf.moves_buffer`); a legal kernel that
+    lists more stops the playouts, its count in results[OVER_MAX_MOVES] (the caller raises).
+    Returns the number of moves played.
     """
     np.random.seed(seed)
     buf = np.empty((2, root.shape[0]), np.int64)
-    moves = np.empty(max_moves, np.int64)
     total = 0
     for _ in range(games):
         for t in range(root.shape[0]):
@@ -91,6 +94,9 @@ def random_playouts(params: Params, root: State, games: int, seed: int, max_move
                 results[ONGOING] += 1
                 break
             n = legal(params, buf[cur], moves)
+            if n > moves.shape[0]:
+                results[OVER_MAX_MOVES] = n
+                return total
             apply(params, buf[cur], moves[np.random.randint(n)], buf[1 - cur])
             cur = 1 - cur
             total += 1

@@ -27,6 +27,7 @@ from types import ModuleType
 import numpy as np
 
 from zerosum.games.kit.errors import IllegalActionError
+from zerosum.games.kit.movebuf import moves_buffer
 from zerosum.games.kit.game import Game
 from zerosum.games.kit.kernels import I8Array, I64Array
 from zerosum.games.kit.specialize import specialize
@@ -52,7 +53,7 @@ class BatchedRules:
         self.game = game
         """The game whose rules these are."""
         self._m = batched_rules(game)
-        self._moves = np.empty(game.max_moves, np.int64)
+        self._moves = moves_buffer(game.max_moves, game.num_actions)  # room past max_moves (kit.movebuf)
 
     def _states(self, states: np.ndarray) -> I64Array:
         g = self.game
@@ -75,7 +76,9 @@ class BatchedRules:
         """int8 (n, num_actions): 1 at each row's legal actions."""
         s = self._states(states)
         out = np.empty((s.shape[0], self.game.num_actions), np.int8)
-        self._m.batch_masks(self.game.params, s, self._moves, out)
+        over = self._m.batch_masks(self.game.params, s, self._moves, out)
+        if over:
+            raise self.game.moves_error("legal", int(over), "BatchedRules.masks")
         return out
 
     def apply(self, states: np.ndarray, actions: np.ndarray, *, check: bool = True) -> I64Array:
@@ -127,7 +130,9 @@ class BatchedRules:
         """A uniformly random legal action per row (-1 where the game is over), from ``seed``."""
         s = self._states(states)
         out = np.empty(s.shape[0], np.int64)
-        self._m.batch_random_moves(self.game.params, s, self._moves, int(seed), out)
+        over = self._m.batch_random_moves(self.game.params, s, self._moves, int(seed), out)
+        if over:
+            raise self.game.moves_error("legal", int(over), "BatchedRules.random_moves")
         return out
 
 

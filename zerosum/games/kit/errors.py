@@ -70,6 +70,11 @@ class VariantError(ZerosumError, ValueError):
     """An unknown rule variant, or a variant value outside what is allowed."""
 
 
+class UnknownGameError(ZerosumError, ValueError):
+    """A game name that is not registered in this process: a misspelt name, or a user's game
+    whose module was not imported (``zerosum --import MODULE``)."""
+
+
 class PositionError(ZerosumError, ValueError):
     """A position given to ``game.position(...)`` that cannot arise or cannot be read."""
 
@@ -82,3 +87,11 @@ class GameLengthError(ZerosumError, RuntimeError):
     """A game went on past its declared ``max_game_length``: rules that never end a game
     (an arithmetic ``>>`` on a board that uses bit 63 is a usual cause), or a bound that
     is too small. Raised by the env's step, ``Game.random_playouts`` and MCTS."""
+
+
+class MoveCountError(ZerosumError, RuntimeError):
+    """A game's moves kernel (``legal``, ``distinct`` or ``forcing``) listed more moves than
+    the game's declared ``max_moves``: the bound is too small. Raised by every caller of the
+    kernels (the Game API, the searches, the environments) instead of using a short list;
+    the buffers have room for it (see :mod:`zerosum.games.kit.movebuf`), so nothing is
+    overwritten first."""

@@ -39,10 +39,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from zerosum.games.kit.errors import GameLengthError, GameOverError, IllegalActionError, KernelError, PositionError
+from zerosum.games.kit.errors import (
+    GameLengthError, GameOverError, IllegalActionError, KernelError, MoveCountError, PositionError,
+)
 from zerosum.games.kit.heuristics import ZERO, Heuristic
 from zerosum.games.kit.hot import RETURNS, EntryPointCalls, HotCalls, compiled_rules, entry_point, hot_calls
 from zerosum.games.kit.kernels import ONGOING, P0_WINS, P1_WINS, Action, Kernels, Outcome, Player, State
+from zerosum.games.kit.movebuf import moves_buffer, moves_error
 from zerosum.games.kit.spec import GameSpec, Layout, check_action
 from zerosum.games.kit.toolkit import i64_array
 from zerosum.games.kit.variants import Variant, resolve
@@ -223,8 +226,11 @@ class Game:
 
     def _legal_generic(self, state: State) -> np.ndarray:
         plain = self._plain(state)
-        out = np.empty(self.max_moves, np.int64)
-        return out[: self._legal(self.params, plain, out)]
+        out = moves_buffer(self.max_moves, self.num_actions)  # room past max_moves (kit.movebuf)
+        n = self._legal(self.params, plain, out)
+        if n > self.max_moves:
+            raise self.moves_error("legal", n, "legal_actions")
+        return out[:n]
 
     def legal_mask(self, state: State) -> np.ndarray:
         """An int8 vector of length num_actions with 1 at every legal action."""
@@ -343,10 +349,12 @@ class Game:
 
     def random_playouts(self, state: State, games: int, seed: int = 0) -> dict[str, int]:
         """``games`` uniformly random games from ``state`` in compiled code: moves and results."""
-        results = np.zeros(4, np.int64)
+        results = np.zeros(5, np.int64)  # by status, then a count over max_moves
         moves = compiled_rules(self.kernels).random_playouts(
-            self.params, np.array(self._plain(state)), int(games), int(seed), self.max_moves, self.max_game_length,
-            results)
+            self.params, np.array(self._plain(state)), int(games), int(seed),
+            moves_buffer(self.max_moves, self.num_actions), self.max_game_length, results)
+        if results[4]:
+            raise self.moves_error("legal", int(results[4]), "random_playouts")
         if results[ONGOING]:
             raise self.length_error(f"{int(results[ONGOING])} of {games} random playouts")
         return {"moves": int(moves), "p0_wins": int(results[P0_WINS]), "p1_wins": int(results[P1_WINS]),
@@ -360,9 +368,17 @@ class Game:
             f"end the game (a board that uses bit 63 shifted with an arithmetic >> is a usual cause: use "
             f"zerosum.games.kit.shr), or max_game_length is too small")
 
-    def _plain(self, state: Any) -> np.ndarray:
-        """The state as a contiguous int64 vector of this game's length (a copy only when it
-        is not one already); ValueError for anything that cannot be one."""
+    def moves_error(self, kernel: int | str, count: int, where: str) -> MoveCountError:
+        """The error for a moves kernel (``"legal"``, ``"distinct"``, ``"forcing"``, or its code in
+        :data:`zerosum.games.kit.movebuf.MOVE_KERNELS`) that listed ``count`` moves, more than
+        ``max_moves``, in ``where`` (what called it), naming the game and the bound."""
+        return moves_error(self, kernel, count, where)
+
+    def as_state(self, state: Any) -> np.ndarray:
+        """``state`` as a contiguous int64 vector of this game's length (a copy only when it is
+        not one already: treat it as read-only); ValueError for anything that cannot be one.
+        A game's own methods that accept a state as given (a list, a bitboard with bit 63 as
+        an int >= 2**63) read it through this."""
         if isinstance(state, np.ndarray) and state.dtype is _INT64 and state.strides == _ONE_D \
                 and state.shape == (self.state_size,):
             return state
@@ -379,6 +395,8 @@ class Game:
             raise ValueError(f"a {self.name} state is an int64 vector of length {self.state_size}; "
                              f"got {type(state).__name__} of shape {np.shape(state)}")
         return arr
+
+    _plain = as_state  # the kit's own name for it
 
     # ---- text and positions (each game defines these) ---------------------------------
     def action_to_string(self, action: Action, state: State | None = None) -> str:

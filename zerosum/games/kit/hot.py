@@ -34,6 +34,7 @@ import numpy as np
 
 from zerosum.games.kit import generic
 from zerosum.games.kit.kernels import I64Array, Kernels, Params, contains
+from zerosum.games.kit.movebuf import moves_buffer
 from zerosum.games.kit.specialize import specialize
 from zerosum.games.kit.tiers import use_generic
 
@@ -97,7 +98,8 @@ class EntryPointCalls:
         self._is_legal = entry_point(kernels.is_legal) if kernels.is_legal is not None else None
         self._contains = entry_point(contains)
         self._params, self._size, self._max_moves, self._num_actions = params, state_size, max_moves, num_actions
-        self._moves = np.empty(max_moves, np.int64)
+        self._capacity = max(max_moves, num_actions)  # room for a kernel listing too many (kit.movebuf)
+        self._moves = moves_buffer(max_moves, num_actions)
 
     def _plain(self, state: Any) -> bool:
         try:
@@ -106,11 +108,13 @@ class EntryPointCalls:
             return False
 
     def legal(self, state: Any) -> I64Array | None:
-        """The legal actions as a new array, or None."""
+        """The legal actions as a new array, or None (also for more than max_moves: the Game's
+        generic path raises the error)."""
         if not self._plain(state):
             return None
-        out = _empty(self._max_moves, _INT64)
-        return out[: self._legal(self._params, state, out)]
+        out = _empty(self._capacity, _INT64)
+        n = self._legal(self._params, state, out)
+        return out[:n] if n <= self._max_moves else None
 
     def _call(self, checked: bool, state: Any, action: Any) -> I64Array | None:
         cls = action.__class__
@@ -165,6 +169,7 @@ def hot_calls(kernels: Kernels, params: Params, state_size: int, max_moves: int,
             m = compiled_rules(kernels)
         calls: HotCalls = _native.Calls(
             m.native_legal.address, m.native_apply.address, m.native_checked.address, m.native_status.address,
-            m.native_player.address, params, state_size, max_moves, num_actions, fallback, initial)
+            m.native_player.address, params, state_size, max_moves, num_actions, fallback, initial,
+            max(max_moves, num_actions))  # each moves buffer's room (kit.movebuf)
         return calls
     return EntryPointCalls(kernels, params, state_size, max_moves, num_actions)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, cast
@@ -36,9 +37,11 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core import caching
 from numba.core.caching import _CacheLocator
+from numba.core.errors import TypingError
 from numba.extending import intrinsic, overload
 
 from zerosum.games.kit.cache import guard_numba_cache, notice, warn_once
+from zerosum.games.kit.errors import KernelError
 
 
 _CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)  # renamed in 0.61
@@ -129,11 +132,33 @@ def kernel(signature: Any) -> Callable[[Callable[..., Any]], Any]:
         if not _is_cached(dispatcher):
             module = fn.__module__.removesuffix(".rules").removesuffix(".knowledge")
             notice("kernels:" + fn.__module__, f"compiling the kernels of {module}, once (a few seconds on 2 cores)")
-        dispatcher.compile(signature)
+        try:
+            dispatcher.compile(signature)
+        except TypingError as exc:
+            hint = untyped_function_hint(fn, exc)
+            if hint is None:
+                raise
+            raise KernelError(hint) from exc
         dispatcher.disable_compile()  # as numba's njit(signature) does: one signature, no other
         return dispatcher
 
     return compile_
+
+
+_UNTYPED = re.compile(r"Untyped global name '([^']+)'.*?(?:type|class) '?(function|[^'>]*Dispatcher)")
+
+
+def untyped_function_hint(fn: Callable[..., Any], exc: Exception) -> str | None:
+    """The hint for numba's ``Untyped global name 'f'`` where ``f`` is a plain Python function
+    that the kernel ``fn`` (or a helper it inlines) calls: it needs ``@helper``; None for
+    another typing error."""
+    found = _UNTYPED.search(str(exc).replace("\n", " "))
+    if found is None or found.group(2) != "function":
+        return None
+    name = found.group(1)
+    return (f"the kernel {fn.__module__}.{fn.__qualname__} calls {name}(), a plain Python function, which "
+            f"compiled code cannot call: decorate {name} with @helper (from zerosum.games.kit import helper), as "
+            f"every function a kernel calls must be (numba said: Untyped global name {name!r})")
 
 
 def _cached_dispatcher(fn: Callable[..., Any]) -> Any:
