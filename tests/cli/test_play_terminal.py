@@ -183,3 +183,17 @@ def test_the_default_opponent_is_the_games(name):
     code, out = play(name, typed=["quit"])
     assert code == 0 and f"the engine {spec} is player 1" in out, out
     assert "default_opponent" in parser().format_help()
+
+
+@pytest.mark.parametrize(("board", "quiet", "typed", "said"), [
+    ([".......+", *[EMPTY] * 6, "o......."], 39, "a1b2", "Result: a draw by 40 plies without a capture after 1 move."),
+    ([EMPTY, EMPTY, EMPTY, "..+.....", ".o......", EMPTY, EMPTY, EMPTY], 0, "b4d6",
+     "Result: player 0 wins after 1 move (black has no move)."),
+])
+def test_a_checkers_result_says_why(board, quiet, typed, said):
+    g = make_game("checkers")
+    out: list[str] = []
+    lines = iter([typed, ""])  # the move, then Enter at the game-over prompt
+    session = PlaySession(g, None, {0, 1}, "random", input_fn=lambda p: next(lines), output_fn=out.append,
+                          history=[g.position(board, quiet=quiet)])
+    assert session.run() == 0 and said in "\n".join(out), out

@@ -273,6 +273,13 @@ class Checkers(Game):
             said = f"{_SIDES[st - P0_WINS]} wins"
         return "\n".join([*lines, said])
 
+    def result_reason(self, state: State) -> str:
+        """How a finished game ended: the loser had no move, or 40 plies without a capture."""
+        st = int(self._plain(state)[S_STATUS])
+        if st == DRAW:
+            return f"{QUIET_LIMIT} plies without a capture"
+        return "" if st == ONGOING else f"{_SIDES[1 - (st - P0_WINS)]} has no move"
+
     # ---- positions --------------------------------------------------------------------
     def position(self, board: str | list[str] | tuple[str, ...], to_move: str = "white",
                  jump: str | None = None, quiet: int = 0) -> State:
