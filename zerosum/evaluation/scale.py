@@ -126,19 +126,21 @@ class Ladder:
 
     def table(self) -> str:
         """The rungs as a text table: spec, Elo with interval, cost a move."""
+        w = max(len("rung"), *(len(r.spec) for r in self.rungs))
         lines = [f"{self.game} ({self.env}) ladder: Elo above random, 95% intervals",
-                 f"{'rung':<40} {'Elo':>7} {'95% interval':>17} {'nodes/move':>11} {'s/move':>9}"]
+                 f"{'rung':<{w}} {'Elo':>7} {'95% interval':>17} {'nodes/move':>11} {'s/move':>9}"]
         for r in self.rungs:
             nodes = f"{r.nodes_per_move:,.0f}" if r.nodes_per_move is not None else "-"
-            lines.append(f"{r.spec:<40} {r.elo:>7.0f} {f'[{r.low:.0f}, {r.high:.0f}]':>17} {nodes:>11} "
+            lines.append(f"{r.spec:<{w}} {r.elo:>7.0f} {f'[{r.low:.0f}, {r.high:.0f}]':>17} {nodes:>11} "
                          f"{r.seconds_per_move:>9.4f}")
         return "\n".join(lines)
 
     def pair_table(self) -> str:
         """The pairs as a text table: a, b, games, a's W/D/L and score."""
-        lines = [f"{'a':<32} {'b':<32} {'games':>5} {'W-D-L':>11} {'score':>6}"]
+        w = max(1, *(len(p.a) for p in self.pairs), *(len(p.b) for p in self.pairs))
+        lines = [f"{'a':<{w}} {'b':<{w}} {'games':>5} {'W-D-L':>11} {'score':>6}"]
         for p in self.pairs:
-            lines.append(f"{p.a:<32} {p.b:<32} {p.games:>5} {f'{p.wins}-{p.draws}-{p.losses}':>11} {p.score:>6.3f}")
+            lines.append(f"{p.a:<{w}} {p.b:<{w}} {p.games:>5} {f'{p.wins}-{p.draws}-{p.losses}':>11} {p.score:>6.3f}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
