@@ -197,3 +197,13 @@ def test_a_checkers_result_says_why(board, quiet, typed, said):
     session = PlaySession(g, None, {0, 1}, "random", input_fn=lambda p: next(lines), output_fn=out.append,
                           history=[g.position(board, quiet=quiet)])
     assert session.run() == 0 and said in "\n".join(out), out
+
+
+def test_undo_takes_back_a_multi_jump_typed_whole():
+    g = make_game("checkers")
+    out: list[str] = []
+    lines = iter(["a3c5e7", "undo", "quit"])
+    session = PlaySession(g, None, {0, 1}, "random", input_fn=lambda p: next(lines), output_fn=out.append,
+                          history=[g.position(DOUBLE)])
+    assert session.run() == 0
+    assert "Took back 2 moves: a3c5 c5e7" in "\n".join(out) and session.actions == []

@@ -62,6 +62,10 @@ class HumanAgent(Agent):
         self.prompt, self.commands, self.help_text = prompt, dict(commands or {}), help_text
         self._queued: list[tuple[State, Action]] = []
 
+    def typed_ahead(self, state: State) -> bool:
+        """True when ``act`` at ``state`` returns the next action of a move typed whole, reading nothing."""
+        return bool(self._queued) and np.array_equal(self._queued[0][0], state)
+
     def act(self, game: Game, state: State) -> Action:
         """Read lines until one is a legal move; return it (the state is not changed)."""
         if self._queued:  # the rest of a move typed whole, while the game is where that move left it

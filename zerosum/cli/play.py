@@ -204,8 +204,8 @@ class PlaySession:
     def _human_turn(self) -> str:
         """One move read through the HumanAgent; returns 'move', 'undo', 'quit' or 'eof'."""
         here = len(self.history) - 1
-        if not self.decision_points or self.decision_points[-1] != here:
-            self.decision_points.append(here)
+        if (not self.decision_points or self.decision_points[-1] != here) and not self.human.typed_ahead(self.state):
+            self.decision_points.append(here)  # the rest of a move typed whole is no decision: undo takes it all
         try:
             action = self.human.act(self.game, self.state)
         except EOFError:
