@@ -41,9 +41,10 @@ def tables(games: Sequence[GameScore], n: int) -> tuple[np.ndarray, np.ndarray]:
     return wins, count
 
 
-def _resampled(arr: np.ndarray, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The score and count matrices of one bootstrap resample of the games in ``arr`` (rows i, j, s)."""
-    k = rng.integers(0, len(arr), len(arr))
+def _resampled(arr: np.ndarray, rng: np.random.Generator | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The score and count matrices of one bootstrap resample of the games in ``arr`` (rows i, j, s);
+    with no ``rng``, of the games as they are."""
+    k = rng.integers(0, len(arr), len(arr)) if rng is not None else np.arange(len(arr))
     ii, jj, ss = arr[k, 0].astype(int), arr[k, 1].astype(int), arr[k, 2]
     wins = np.zeros((n, n))
     count = np.zeros((n, n))
@@ -114,19 +115,42 @@ def fit_fixed(wins: np.ndarray, count: np.ndarray, fixed: dict[int, float], virt
     return r
 
 
+def _stratified(arr: np.ndarray, units: Sequence[tuple[int, int]], rng: np.random.Generator,
+                n: int) -> tuple[np.ndarray, np.ndarray]:
+    """One resample that keeps the design: in each stratum (a pair of agents), its units (a pair of
+    games from one opening) drawn with replacement, as many as it has."""
+    by_stratum: dict[int, dict[int, list[int]]] = {}
+    for g, (stratum, unit) in enumerate(units):
+        by_stratum.setdefault(stratum, {}).setdefault(unit, []).append(g)
+    picked: list[int] = []
+    for groups in by_stratum.values():
+        members = list(groups.values())
+        for k in rng.integers(0, len(members), len(members)):
+            picked += members[k]
+    return _resampled(arr[np.asarray(picked)], None, n)
+
+
 def bootstrap_fixed(games: Sequence[GameScore], n: int, fixed: dict[int, float], samples: int = 200, seed: int = 0,
-                    virtual_draws: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    virtual_draws: float = 0.0,
+                    units: Sequence[tuple[int, int]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Elo of :func:`fit_fixed` on all ``games``, and its 2.5/97.5 percentiles over ``samples``
-    resamples of the games (fixed agents stay where they are)."""
+    resamples of the games (fixed agents stay where they are).
+
+    With ``units`` (one ``(stratum, unit)`` a game), a resample keeps the design that played the
+    games: each stratum keeps its number of units, and the games of a unit (the two seat orders of
+    one opening) are drawn together, as they are not independent of each other.
+    """
     wins, count = tables(games, n)
     elo = fit_fixed(wins, count, fixed, virtual_draws) * ELO
     if not games or samples <= 0:
         return elo, elo.copy(), elo.copy()
+    if units is not None and len(units) != len(games):
+        raise ValueError(f"units gives {len(units)} entries for {len(games)} games; give one (stratum, unit) a game")
     arr = np.asarray(games, dtype=float)
     rng = np.random.default_rng(seed)
     fits = np.empty((samples, n))
     for b in range(samples):
-        w, c = _resampled(arr, rng, n)
+        w, c = _resampled(arr, rng, n) if units is None else _stratified(arr, units, rng, n)
         fits[b] = fit_fixed(w, c, fixed, virtual_draws, iters=50, tol=1e-8) * ELO
     low, high = np.percentile(fits, [2.5, 97.5], axis=0)
     return elo, low, high

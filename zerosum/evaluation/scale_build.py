@@ -11,7 +11,8 @@ backends are the tournaments' (local processes, or Ray).
 
 The fit is Bradley-Terry by maximum likelihood with ``random`` held at 0, one virtual draw
 a pair (:func:`zerosum.evaluation.ratings.fit_fixed`), and 95% intervals as percentiles of
-fits on games resampled with replacement.
+fits on resamples that keep the design: each pair of rungs keeps its number of games, and the
+two games of one opening (seats swapped) are drawn together.
 """
 
 from __future__ import annotations
@@ -112,8 +113,9 @@ def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int
     rows = [g for g in store.games() if games is None or int(g["game_index"]) < games]
     kept = {int(g["id"]) for g in rows}
     scores = [(int(g["seat0"]), int(g["seat1"]), float(g["score0"])) for g in rows]
+    units = [(int(g["pairing"]), int(g["game_index"]) // 2) for g in rows]  # both seat orders of one opening
     elo, low, high = bootstrap_fixed(scores, len(rungs), {0: 0.0}, samples=bootstrap, seed=seed,
-                                     virtual_draws=VIRTUAL_DRAWS)
+                                     virtual_draws=VIRTUAL_DRAWS, units=units)
     moves = [m for m in store.moves(["game_id", "agent", "ply", "time", "nodes", "depth", "ebf", "stats"])
              if int(m["game_id"]) in kept]
     cost = search_cost(moves, list(rungs))
