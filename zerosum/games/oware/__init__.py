@@ -30,7 +30,7 @@ Variants, as OpenSpiel's ``oware``: ``num_houses_per_player`` (1-12, default 6) 
 ``num_seeds_per_house`` (1-12, default 4). OpenSpiel's ``kMaxGameLength`` is 1,000: it
 stops with an error at move 1,001, so here a game still going after 1,000 moves ends as
 a repetition does (no game of the default board comes near it: random games last about
-100 moves).
+100 moves; on 12 houses of 12 seeds half of them reach it).
 
 State: ``[to_move, scores, moves, the number of boards seen, the counts, the boards seen
 since the last capture]`` (see :mod:`zerosum.games.oware.rules`). Observation
