@@ -100,7 +100,8 @@ def main() -> None:
         mid = lad.rungs[len(lad.rungs) // 2]
         row = {"game": name, "rungs": len(lad.rungs), "top": lad.top.spec, "span": lad.top.elo,
                "max_half_width": max(r.half_width for r in lad.rungs), "games_per_pair": lad.built["games_per_pair"],
-               "build_s": lad.built["seconds"], "calibration_mae": mae, "far_pairs": n_far,
+               "build_s": lad.built["seconds"], "play_s": lad.built.get("play_seconds"), "calibration_mae": mae,
+               "far_pairs": n_far,
                "neighbour_min": lo, "neighbour_max": hi}
         if not args.no_placement:
             t0 = time.perf_counter()
@@ -113,7 +114,7 @@ def main() -> None:
         rows.append(row)
         if mae is not None:
             heads.append(headline(f"{name} ladder calibration error (score)", round(mae, 3), target="<= 0.05"))
-    emit("ladders", rows, ["game", "rungs", "top", "span", "max_half_width", "games_per_pair", "build_s",
+    emit("ladders", rows, ["game", "rungs", "top", "span", "max_half_width", "games_per_pair", "build_s", "play_s",
                            "calibration_mae", "neighbour_min", "neighbour_max", "placed", "rung_elo", "placed_elo",
                            "within", "placement_s"], {"headline": heads})
 

@@ -104,7 +104,8 @@ class Ladder:
     pairs: tuple[PairResult, ...]
     """Every pair of rungs that played."""
     built: dict[str, Any] = field(default_factory=dict)
-    """How it was built: command, seed, games_per_pair, opening_plies, zerosum, date, seconds, machine."""
+    """How it was built: command, seed, games_per_pair, opening_plies, zerosum, date, machine, seconds (the
+    last run's wall time; a resumed build counts only its own part) and play_seconds (the games' time added up)."""
 
     def rung(self, spec: str) -> Rung:
         """The rung with this spec."""

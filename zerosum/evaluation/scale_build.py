@@ -189,12 +189,14 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
             if progress is not None:
                 progress(count, len(tasks))
         rated, table = fit_store(store, specs, pairs, bootstrap=bootstrap, seed=seed, games=games)
+        play_seconds = sum(float(g["duration"]) for g in store.games() if int(g["game_index"]) < games)
     finally:
         store.close()
     built = {"command": command, "seed": seed, "games_per_pair": games, "reach": reach,
              "opening_plies": opening_plies, "virtual_draws": VIRTUAL_DRAWS, "bootstrap": bootstrap,
              "zerosum": __version__, "date": datetime.date.today().isoformat(),
              "seconds": round(time.perf_counter() - start, 1), "workers": workers,
+             "play_seconds": round(play_seconds, 1),
              "machine": f"{platform.machine()}, {_cores()} cores"}
     return Ladder(game.name, current_env(game.name), variant, tuple(rated), tuple(table), built)
 
