@@ -54,6 +54,8 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("breakthrough", {}, "breakthrough", True),
          ("checkers", {}, "checkers", True),
          ("gomoku", {}, "gomoku", True))
+GAMES += (("clobber", {}, "clobber", True),  # issue 57's games
+          ("ultimate_tic_tac_toe", {}, "ultimate_tic_tac_toe", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:
