@@ -125,6 +125,7 @@ def test_a_win_and_a_draw():
 
 def test_names_and_reading():
     assert G.action_to_string(4) == "board 4 / cell (1,1)"
+    assert [G.string_to_action(G.action_to_string(a)) for a in range(9)] == list(range(9))
     for text, action in [("4", 4), ("board 7", 7), ("B7", 7), ("Choose local board 3", 3), ("(2,1)", 7),
                          ("2,1", 7), ("o(0,2)", 2), ("Local board 1: x(1,0)", 3)]:
         assert G.string_to_action(text) == action

@@ -51,6 +51,7 @@ KERNELS = Kernels(legal=rules.legal, apply=rules.apply, status=rules.status, pla
 _MARKS = "xo"
 _BOARD = re.compile(r"^(?:choose\s+)?(?:local\s+)?(?:board\s*|b)(\d)$")
 _CELL = re.compile(r"^(?:(?:local\s+)?board\s*(\d)\s*:\s*)?[xo]?\(?\s*(\d)\s*,\s*(\d)\s*\)?$")
+_EITHER = re.compile(r"^board (\d) / cell \((\d),(\d)\)$")
 _LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
@@ -93,12 +94,16 @@ class UltimateTicTacToe(Game):
 
     def string_to_action(self, text: str, state: State | None = None) -> int:
         """Parse ``Choose local board 4``, ``board 4`` or ``b4`` (a choice), ``Local board 4:
-        x(1,1)``, ``x(1,1)``, ``(1,1)`` or ``1,1`` (a cell of the board in play), or an action
-        number. With a state, a choice is read only when one is due, and a cell only when
-        it is not (and a named board must be the board in play)."""
+        x(1,1)``, ``x(1,1)``, ``(1,1)`` or ``1,1`` (a cell of the board in play), an action
+        number, or the name given without a state (``board 4 / cell (1,1)``). With a state, a
+        choice is read only when one is due, and a cell only when it is not (and a named board
+        must be the board in play)."""
         t = " ".join(str(text).strip().lower().split())
         if t.isdigit() and int(t) < self.num_actions:
             return int(t)
+        m = _EITHER.match(t)
+        if m and int(m[1]) == 3 * int(m[2]) + int(m[3]) < 9:
+            return int(m[1])  # the name without a state: the action, whichever it means
         forced = None if state is None else int(self._plain(state)[S_FORCED])
         m = _BOARD.match(t)
         if m and int(m[1]) < 9:
