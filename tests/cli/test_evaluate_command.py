@@ -7,7 +7,7 @@ import json
 import pytest
 
 from zerosum.cli.evaluate import evaluate_main
-from zerosum.evaluation.ladder import score_ladder
+from zerosum.evaluation.ladder import equal_time_opponent, score_ladder
 
 
 def test_scores_each_agent_against_each_opponent_with_a_wilson_interval(capsys):
@@ -39,7 +39,24 @@ def test_the_agents_meet_the_same_openings_and_the_table_names_them(capsys):
 def test_mcts_at_the_agents_own_time_a_move_is_one_more_row():
     rows = score_ladder(["alphabeta(depth=2)"], "tictactoe", ["random"], games=2, mcts=True)
     assert [r.opponent.split("(")[0] for r in rows] == ["random", "mcts"]
-    assert rows[1].opponent == f"mcts(time={rows[0].seconds_per_move:.4f})"
+    assert rows[1].opponent == equal_time_opponent(rows[0].seconds_per_move)
+
+
+@pytest.mark.parametrize("per_move", [3.2e-05, 0.0, 0.0118, 2.5])
+def test_equal_time_works_at_any_agent_speed(per_move, monkeypatch):
+    """A fast machine's agent (under 50 us a move: once mcts(time=0.0000), which the grammar refused),
+    a time of 0, and slow ones: the spec is made and the match is played, whatever this machine's speed."""
+    from zerosum.agents import make_agent
+    from zerosum.evaluation import ladder
+
+    spec = equal_time_opponent(per_move)
+    assert spec == {3.2e-05: "mcts(time=3.2e-05)", 0.0: "mcts(time=1e-06)", 0.0118: "mcts(time=0.0118)",
+                    2.5: "mcts(time=2.5)"}[per_move]
+    make_agent(spec)
+    monkeypatch.setattr(ladder, "seconds_per_move", lambda report: per_move)  # the agent's speed, pinned
+    if per_move < 0.1:  # play it (a slow time would only make the test slow)
+        rows = score_ladder(["random"], "tictactoe", ["random"], games=2, mcts=True)
+        assert rows[1].opponent == spec and rows[1].games == 2
 
 
 @pytest.mark.parametrize(("args", "message"), [

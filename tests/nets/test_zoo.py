@@ -24,6 +24,38 @@ def test_the_zoo_ships_networks_of_at_most_5_mb_with_their_command_and_scores():
             assert "python " not in command and "bench/" not in command, command
 
 
+def commands(meta: object, path: str = "") -> list[tuple[str, str]]:
+    """Every (where, command) of a sidecar: each field named ``command``, at any depth."""
+    if isinstance(meta, dict):
+        return [c for k, v in meta.items() for c in ([(f"{path}.{k}", v)] if k == "command" else [])
+                + commands(v, f"{path}.{k}")]
+    if isinstance(meta, list):
+        return [c for i, v in enumerate(meta) for c in commands(v, f"{path}[{i}]")]
+    return []
+
+
+@pytest.mark.parametrize("name", zoo_names())
+def test_every_command_in_a_sidecar_is_one_a_user_can_paste(name):
+    import importlib
+    import json
+    import shlex
+
+    from zerosum.cli import COMMANDS
+
+    raw = (ZOO / f"{name}.json").read_text()
+    assert "measured_by" not in raw and "bench/alphazero_eval" not in raw  # a script that is gone
+    found = commands(json.loads(raw))
+    assert {where for where, _ in found} >= {".command", ".measured.command"}
+    for where, command in found:
+        for part in command.split(" && "):  # each a zerosum command the CLI's own parser reads
+            words = shlex.split(part)
+            assert words[:1] == ["zerosum"] and words[1] in COMMANDS, (where, part)
+            assert not any(w.startswith(("/", "~")) or "=/" in w for w in words), (where, part)  # no machine path
+            module = importlib.import_module(COMMANDS[words[1]][0])
+            parser = getattr(module, "parser", None) or module.build_parser
+            parser().parse_args(words[2:])  # prose or a bad flag: UsageError (or argparse's SystemExit)
+
+
 @pytest.mark.parametrize("name", zoo_names())
 @pytest.mark.parametrize("sims", [0, 8])
 def test_a_zoo_network_plays_legal_moves_alone_and_with_search(name, sims):

@@ -73,11 +73,25 @@ def seconds_per_move(report: EvaluationReport) -> float:
     return sum(own) / max(len(own), 1)
 
 
+MIN_SECONDS = 1e-6
+"""The least time a move the equal-time MCTS is given: an agent that took less (or whose
+games had no move of its own) is matched at this (MCTS runs its first 64 simulations
+whatever its time)."""
+
+
+def equal_time_opponent(per_move: float) -> str:
+    """The spec of plain MCTS at ``per_move`` seconds a move, for any agent speed: three
+    significant digits, in exponent form below 1e-4 (``mcts(time=0.0118)``,
+    ``mcts(time=3.2e-05)``), never a time the spec grammar refuses (0 or below)."""
+    return f"mcts(time={max(float(per_move), MIN_SECONDS):.3g})"
+
+
 def score_ladder(agents: Sequence[str], game: Any, opponents: Sequence[str], *, games: int = 400, seed: int = 0,
                  opening_plies: int = 2, mcts: bool = False, workers: int = 1,
                  variant: Mapping[str, Any] | None = None) -> list[LadderRow]:
     """Each of ``agents`` (agent specs) against each of ``opponents``, ``games`` games each (see the
-    module); with ``mcts`` also against ``mcts(time=T)``, T the agent's own mean time a move."""
+    module); with ``mcts`` also against ``mcts(time=T)``, T the agent's own mean time a move
+    (:func:`equal_time_opponent`)."""
     rows: list[LadderRow] = []
     for spec in agents:
         report = evaluate(spec, game, opponents=list(opponents), games=games, seed=seed, workers=workers,
@@ -85,7 +99,7 @@ def score_ladder(agents: Sequence[str], game: Any, opponents: Sequence[str], *, 
         per_move = seconds_per_move(report)
         rows += [LadderRow.of(spec, r.opponent, r.total, per_move) for r in report.results]
         if mcts:
-            equal = evaluate(spec, game, opponents=[f"mcts(time={per_move:.4f})"], games=games, seed=seed,
+            equal = evaluate(spec, game, opponents=[equal_time_opponent(per_move)], games=games, seed=seed,
                              workers=workers, variant=variant, opening_plies=opening_plies)
             rows += [LadderRow.of(spec, r.opponent, r.total, per_move) for r in equal.results]
     return rows
@@ -100,4 +114,4 @@ def load_average() -> float:
         return 0.0
 
 
-__all__ = ["LadderRow", "load_average", "score_ladder", "seconds_per_move"]
+__all__ = ["MIN_SECONDS", "LadderRow", "equal_time_opponent", "load_average", "score_ladder", "seconds_per_move"]

@@ -149,8 +149,9 @@ def has_signature(fn: Any, signature: Any) -> bool:
 class Kernels:
     """The compiled rules of one game; each field is checked against its signature.
 
-    Declare it once at module level in the game's rules module (``KERNELS = Kernels(...)``):
-    the compiled search and the hot calls import it from there.
+    Declare it once as a module-level name (``KERNELS = Kernels(...)``) of the module that
+    defines the ``legal`` kernel or of a package above it: docs/new-game.md puts it in the
+    game package's ``__init__.py``. The compiled search and the hot calls import it from there.
     """
 
     legal: Any = None

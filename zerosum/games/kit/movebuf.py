@@ -27,8 +27,12 @@ import numpy as np
 
 from zerosum.games.kit.errors import MoveCountError
 
-LEGAL_KERNEL, DISTINCT_KERNEL, FORCING_KERNEL = 1, 2, 3
-"""The codes compiled code records for the moves kernel whose count was over max_moves."""
+LEGAL_KERNEL = 1
+"""The code compiled code records for a ``legal`` kernel whose count was over max_moves."""
+DISTINCT_KERNEL = 2
+"""The code for a ``distinct`` kernel (the search's moves below its root) over max_moves."""
+FORCING_KERNEL = 3
+"""The code for a ``forcing`` kernel (the quiescence search's moves) over max_moves."""
 MOVE_KERNELS = {LEGAL_KERNEL: "legal", DISTINCT_KERNEL: "distinct", FORCING_KERNEL: "forcing"}
 """Code -> the kernel's name in the game's Kernels record."""
 

@@ -31,8 +31,9 @@ The contract
   ``~/.cache/zerosum``), so a read-only install works. ``make clean-cache`` frees the disk.
   Where that folder cannot be written, the copy is compiled in memory, with one warning
   (:mod:`zerosum.games.kit.cache`, which also says what a first compile prints).
-* The game's ``Kernels`` must be a module-level name of an importable module (write
-  ``KERNELS = Kernels(...)`` in the game's rules module).
+* The game's ``Kernels`` must be a module-level name (``KERNELS = Kernels(...)``) of the
+  module that defines its ``legal`` kernel or of a package above it (docs/new-game.md puts
+  it in the game package's ``__init__.py``).
 """
 
 from __future__ import annotations
@@ -89,8 +90,9 @@ def _find_origin(kernels: Kernels) -> tuple[str, str]:
             if value is kernels and not attr.startswith("__"):
                 return module_name, attr
     raise KernelError(
-        f"the kernels of {first} must be a module-level Kernels object (KERNELS = Kernels(...)) in an "
-        "importable module, so that compiled code can import them")
+        f"the kernels of {first} must be a module-level Kernels object (KERNELS = Kernels(...)) of an importable "
+        f"module: {first}, the module of the legal kernel, or a package above it (docs/new-game.md puts it in the "
+        "game package's __init__.py), so that compiled code can import them")
 
 
 def _template_imports(source: str) -> list[str]:
