@@ -3,7 +3,7 @@ and random games played on both side by side agree at every step, the end includ
 observations plane by plane (dtype too), the masks, the rewards, the terminations and the agent
 selected. So a policy moves across with no change (the last test plays one on both).
 
-More games than the tests play: ``python tests/envs/test_pettingzoo_compat.py --chess 100 --go 9:200,19:10``.
+More games than the tests play: ``python tests/envs/test_pettingzoo_compat.py --chess 100 --go 9:200,13:20,19:10``.
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ def _same_observations(theirs: Any, mine: Any, where: str, masks: bool) -> None:
             assert np.array_equal(a["action_mask"], b["action_mask"]), f"{where}: {agent}'s mask"
 
 
-def play_side_by_side(theirs: Any, mine: Any, choose: Callable[[dict[str, np.ndarray]], int]) -> str:
+def play_side_by_side(theirs: Any, mine: Any, choose: Callable[[dict[str, np.ndarray]], int]) -> tuple[str, int]:
     """One game on both envs, each move chosen by ``choose`` from PettingZoo's observation; every
-    step compared. Returns how it ended: ``"both"`` (the same end, rewards equal, the agents
+    step compared. Returns how it ended, ``"both"`` (the same end, rewards equal, the agents
     stepped out in the same order) or ``"ours"`` (zerosum's rules ended it where PettingZoo's go on:
-    Go's move cap or superko; compared up to there)."""
+    Go's move cap or superko; compared up to there), and the positions compared."""
     theirs.reset()
     mine.reset()
     assert theirs.possible_agents == mine.possible_agents
@@ -50,7 +50,7 @@ def play_side_by_side(theirs: Any, mine: Any, choose: Callable[[dict[str, np.nda
         where = f"ply {ply}"
         done = all(theirs.terminations.values())
         if not done and all(mine.terminations.values()):
-            return "ours"
+            return "ours", ply
         assert theirs.agent_selection == mine.agent_selection, where
         assert theirs.terminations == mine.terminations, where
         assert {a: float(r) for a, r in theirs.rewards.items()} == mine.rewards, where
@@ -68,7 +68,7 @@ def play_side_by_side(theirs: Any, mine: Any, choose: Callable[[dict[str, np.nda
         theirs.step(None)
         mine.step(None)
     assert not mine.agents
-    return "both"
+    return "both", ply + 1
 
 
 def random_choice(rng: np.random.Generator) -> Callable[[dict[str, np.ndarray]], int]:
@@ -77,20 +77,24 @@ def random_choice(rng: np.random.Generator) -> Callable[[dict[str, np.ndarray]],
 
 
 def chess_games(games: int, seed: int = 0) -> Counter[str]:
-    """``games`` random games on chess_v6 and chess_v0; how each ended (``mate`` or ``draw``)."""
+    """``games`` random games on chess_v6 and chess_v0: how many ended by ``mate`` and ``draw``, and
+    the ``positions`` compared."""
     from pettingzoo.classic import chess_v6
 
     rng = np.random.default_rng(seed)
     ends: Counter[str] = Counter()
     for _ in range(games):
         theirs, mine = chess_v6.env(), chess_v0.env()
-        assert play_side_by_side(theirs, mine, random_choice(rng)) == "both"
+        ending, plies = play_side_by_side(theirs, mine, random_choice(rng))
+        assert ending == "both"
         ends["mate" if any(mine.game.returns(mine.state)) else "draw"] += 1
+        ends["positions"] += plies
     return ends
 
 
 def go_games(board_size: int, games: int, seed: int = 0) -> Counter[str]:
-    """``games`` random games on go_v5 and go_v0(compat="go_v5"); how each ended."""
+    """``games`` random games on go_v5 and go_v0(compat="go_v5"): how many ended the same on both
+    (``both``) or by zerosum's rules alone (``ours``), and the ``positions`` compared."""
     from pettingzoo.classic import go_v5
 
     rng = np.random.default_rng(seed)
@@ -98,7 +102,9 @@ def go_games(board_size: int, games: int, seed: int = 0) -> Counter[str]:
     for _ in range(games):
         theirs = go_v5.env(board_size=board_size)  # go_v5 sets its module's board size when made
         mine = go_v0.env(compat="go_v5", board_size=board_size)
-        ends[play_side_by_side(theirs, mine, random_choice(rng))] += 1
+        ending, plies = play_side_by_side(theirs, mine, random_choice(rng))
+        ends[ending] += 1
+        ends["positions"] += plies
     return ends
 
 
@@ -135,7 +141,7 @@ def test_after_a_mate_the_loser_is_selected_first():
 
 def test_chess_random_games_agree_with_chess_v6():
     ends = chess_games(8, seed=3)
-    assert sum(ends.values()) == 8
+    assert ends["mate"] + ends["draw"] == 8 and ends["positions"] > 8
 
 
 def test_go_compat_spaces_agents_and_default_board_are_go_v5s():
@@ -157,7 +163,7 @@ def test_go_compat_spaces_agents_and_default_board_are_go_v5s():
 @pytest.mark.parametrize(("board_size", "games"), [(9, 12), (19, 1)])
 def test_go_compat_random_games_agree_with_go_v5(board_size, games):
     ends = go_games(board_size, games, seed=board_size)
-    assert sum(ends.values()) == games and ends["both"] >= 1, ends  # one game at least to the same end on both
+    assert ends["both"] + ends["ours"] == games and ends["both"] >= 1, ends  # one game at least to the same end on both
 
 
 def test_go_compat_history_planes():
@@ -213,11 +219,11 @@ def main() -> None:
     """Many more random games than the tests: the counts for the notes."""
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--chess", type=int, default=100, help="random chess games")
-    p.add_argument("--go", default="9:200,19:10", help="board:games,... for Go")
+    p.add_argument("--go", default="9:200,13:20,19:10", help="board:games,... for Go (\"\" for none)")
     p.add_argument("--seed", type=int, default=100)
     args = p.parse_args()
     print(f"chess_v6 vs chess_v0, {args.chess} random games: {dict(chess_games(args.chess, args.seed))}", flush=True)
-    for item in args.go.split(","):
+    for item in filter(None, args.go.split(",")):
         n, games = (int(x) for x in item.split(":"))
         ends = go_games(n, games, args.seed)
         print(f"go_v5 vs go_v0(compat='go_v5') {n}x{n}, {games} random games: {dict(ends)} "

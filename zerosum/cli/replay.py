@@ -21,7 +21,7 @@ from zerosum.cli.common import Parser, UsageError, build_game, run_command
 from zerosum.cli.describe import describe_stored_move
 from zerosum.cli.terminal import for_terminal
 from zerosum.games import Game, Outcome, State, ZerosumError
-from zerosum.games.records import SUFFIXES, GameRecord, RecordError, read_record
+from zerosum.games.records import SUFFIXES, TERMINATIONS, GameRecord, RecordError, read_record
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ class Replay:
             words = "unfinished"
         text = f"Result: {self.result + ', ' if self.result else ''}{words} after {len(self.actions)} moves"
         if self.termination and self.termination not in ("end", "normal"):
-            text += f" (ended by {self.termination}{': ' + self.error if self.error else ''})"
+            how = self.termination if self.termination in TERMINATIONS else f"ended by {self.termination}"
+            text += f" ({how}{': ' + self.error if self.error else ''})"
         return text + "."
 
     def text(self) -> str:

@@ -87,6 +87,11 @@ from other jobs unless said).
   OpenSpiel's `chess` with `draws="arise"` (24,564 positions) and PettingZoo's `chess_v6`
   (both players' observations and masks, rewards, the end; 31,202 positions), half the
   games from endgames where random play meets every draw rule and mates.
+* *Side by side with `chess_v6`*, random games from the start on both envs, every step
+  compared (both agents' observations plane by plane with their dtype, masks, rewards,
+  terminations, the agent selected, and the order the agents step out at the end): 100
+  games, 20 mates and 80 draws, 33,093 positions, no difference (2026-11-29):
+  `python tests/envs/test_pettingzoo_compat.py --chess 100 --go ""`.
 * *Speed*, `python bench/chess_speed.py` (load 1.2, 2026-11-28): the loop a user writes
   plays 268 k random moves a CPU second with draws claimed (python-chess's rule), 197x
   python-chess's loop (1.4 k), and 311 k with draws as they arise, 4.15x pyspiel's (75 k);

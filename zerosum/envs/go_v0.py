@@ -61,6 +61,12 @@ from other jobs unless said).
   returns): 2,000 random games on 9x9, 200 on 13x13 and 40 on 19x19 with no difference,
   `python bench/go.py --oracle-games 9:2000,13:200,19:40`; the tests play their own seeds.
   Perft from the start equals OpenSpiel's (`--perft 5:4,9:3`).
+* *Equal to PettingZoo's `go_v5` with `compat="go_v5"`* at every step of random games side by
+  side (both agents' 17 planes one by one, masks, rewards, terminations, the agent selected):
+  200 games on 9x9 (23,487 positions), 20 on 13x13 (5,073) and 10 on 19x19 (5,534), no
+  difference; 172, 17 and 8 of them ended the same on both, the others (28, 3, 2) at
+  OpenSpiel's move cap or a superko, where `go_v5` plays on (load 12-18, 2026-11-29):
+  `python tests/envs/test_pettingzoo_compat.py --chess 0 --go 9:200,13:20,19:10`.
 * *Speed.* `python bench/go.py --oracle-games 9:50 --perft 5:3 --games 200 --lanes 1024`
   (load 1.2, 2026-11-28):
   - random 9x9 games in the loop a user writes, 339 k moves a CPU second against pyspiel's
