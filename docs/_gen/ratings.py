@@ -17,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import mkdocs_gen_files
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from zerosum.evaluation.scale import Ladder, families, ladder, shipped
 
@@ -24,28 +25,39 @@ PLACEMENTS = Path(__file__).resolve().parents[1] / "results" / "placements.json"
 
 
 def plot(lad: Ladder) -> bytes:
-    """Elo against nodes a move and against seconds a move (log scales), one line per family."""
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
-    for family, rungs in families(lad.rungs).items():
+    """Elo against nodes a move and against seconds a move (log scales). Each family keeps one colour
+    in both panels and one legend names them all; a family without a node count (random, noisy
+    agents) is only on the right. Against nodes the rungs of a family are joined in ladder order;
+    against seconds they are points, as a family's time a move need not grow with its strength."""
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.6), sharey=True, layout="constrained")
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (family, rungs) in enumerate(families(lad.rungs).items()):
+        style = {"marker": "o", "capsize": 3, "color": colours[i % len(colours)]}
         for ax, key in zip(axes, ("nodes_per_move", "seconds_per_move")):
             pts = [(getattr(r, key), r) for r in rungs if getattr(r, key)]
             if not pts:
                 continue
-            xs = [x for x, _ in pts]
-            ax.errorbar(xs, [r.elo for _, r in pts], yerr=[[r.elo - r.low for _, r in pts],
-                                                           [r.high - r.elo for _, r in pts]],
-                        marker="o", capsize=3, label=family)
+            ax.errorbar([x for x, _ in pts], [r.elo for _, r in pts],
+                        yerr=[[r.elo - r.low for _, r in pts], [r.high - r.elo for _, r in pts]],
+                        linestyle="-" if key == "nodes_per_move" else "none",
+                        label=family if key == "seconds_per_move" else None, **style)
     axes[0].set_xlabel("nodes (or simulations) a move")
     axes[1].set_xlabel(f"seconds a move ({lad.built.get('machine', 'the build machine')})")
     axes[0].set_ylabel("Elo above random")
     for ax in axes:
         ax.set_xscale("log")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"{lad.game}: the ladder's rungs (random is 0)", fontsize=10)
-    fig.tight_layout()
+    axes[0].xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))  # 1,000 rather than 10^3
+    low, high = axes[0].get_xlim()
+    axes[0].xaxis.set_minor_formatter(  # 20 and 50 too where the rungs span under two decades
+        FuncFormatter(lambda x, _: f"{x:,.0f}" if f"{x:.0e}"[0] in "25" else "") if high < 100 * low
+        else NullFormatter())
+    axes[1].xaxis.set_minor_formatter(NullFormatter())  # decades only: 2x10^-3, 3x10^-3 ... crowd the axis
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside right center", fontsize=8, title="family", title_fontsize=8)
+    fig.suptitle(f"{lad.game}: the ladder's rungs with 95% intervals (random is 0)", fontsize=10)
     out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=80)
+    fig.savefig(out, format="png", dpi=90)
     plt.close(fig)
     return out.getvalue()
 
