@@ -60,6 +60,8 @@ CASES = [
     ("clobber_v0", {}),
     ("clobber_v0", {"rows": 8, "columns": 8}),
     ("ultimate_tic_tac_toe_v0", {}),
+    ("lines_of_action_v0", {}),
+    ("lines_of_action_v0", {"max_game_length": 60}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

@@ -48,6 +48,7 @@ GAMES: dict[str, type[Game] | str] = {
     "oware": "zerosum.games.oware:Oware",
     "clobber": "zerosum.games.clobber:Clobber",
     "ultimate_tic_tac_toe": "zerosum.games.ultimate_tic_tac_toe:UltimateTicTacToe",
+    "lines_of_action": "zerosum.games.lines_of_action:LinesOfAction",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -72,6 +73,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "oware_v0": ("zerosum.envs.oware_v0", "oware"),
     "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
     "ultimate_tic_tac_toe_v0": ("zerosum.envs.ultimate_tic_tac_toe_v0", "ultimate_tic_tac_toe"),
+    "lines_of_action_v0": ("zerosum.envs.lines_of_action_v0", "lines_of_action"),
 }
 """Env name -> (env module, game name)"""
 

@@ -1,0 +1,90 @@
+"""Lines of Action.
+
+| Import             | `from zerosum.envs import lines_of_action_v0` |
+|--------------------|-----------------------------------------------|
+| Actions            | Discrete                                      |
+| Parallel API       | No                                            |
+| Agents             | `agents= ['player_0', 'player_1']`            |
+| Action shape       | (1,)                                          |
+| Action values      | Discrete(8192)                                |
+| Observation shape  | (8, 8, 3)                                     |
+| Observation values | [0, 1]                                        |
+
+Each side has 12 pieces: `player_0` (black, `x`, moving first) on b1-g1 and b8-g8,
+`player_1` (white, `o`) on a2-a7 and h2-h7. A piece moves along a row, column or
+diagonal exactly as many squares as that line holds pieces (both colours); it jumps its
+own pieces, never the opponent's, and lands on an empty square or takes the opponent's
+piece there. The side whose pieces form one group (touching by side or corner) wins, the
+mover when a move joins both; a player with no move loses. Rules, parameters and actions
+are OpenSpiel's `lines_of_action`, equal to it at every step of random games
+(`tests/games/test_lines_of_action.py`), including its draws: a board seen before, and
+the `max_game_length`-th move.
+
+**Observation.** A dict: `observation` is an int8 array (8, 8, 3), row 0 the top row
+(rank 8): plane 0 the observer's pieces, plane 1 the opponent's, plane 2 all ones when
+the observer is to move. `action_mask` is an int8 vector of 8,192, all zeros for the
+agent not to move.
+
+**Actions.** OpenSpiel's encoding, `action = (from * 64 + to) * 2 + capture` with
+`square = row * 8 + column`, row 0 = rank 1 (a1 = 0, h1 = 7, a8 = 56), capture 1 when
+the move takes a piece. Names are OpenSpiel's, the square left, `-` or `x`, and the square
+reached (`b1-h1` = 142, `c1xa3` = 289)::
+
+         a    b    c    d    e    f    g    h
+    8    56   57   58   59   60   61   62   63      squares
+    ...
+    1    0    1    2    3    4    5    6    7
+
+    action = (from * 64 + to) * 2 + capture
+
+**Rewards.** +1 to the player whose pieces form one group (or whose opponent cannot move)
+and -1 to the other, 0 to both for a draw and on every other step. Through `env()`, an
+illegal action ends the game with -1 to its author.
+
+**Variants.** As OpenSpiel's `lines_of_action`: `max_game_length` (int 1..10,000, default
+1,000): the move that ends the game in a draw. Example: `lines_of_action_v0.env(max_game_length=200)`.
+
+**Heuristics** (for alpha-beta, `heuristic=`), the terms of Winands' LOA evaluator (MIA):
+`combined` (the default): concentration (how gathered the pieces are around their centre
+of mass), connectedness (touching pairs per piece) and mobility (captures 2, edge moves
+1/2), own minus the opponent's; each also alone as `concentration`, `connectedness` and
+`mobility`. The move-ordering hint tries captures first, then moves towards the centre of
+mass. The default opponent is `LinesOfAction.default_opponent`.
+
+**Render modes.** `ansi` and `human` give the text board with ranks and column letters;
+`rgb_array` an image of the board, black pieces dark and white pieces light.
+
+**Version history.** v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from zerosum.envs.aec import ZerosumEnv
+from zerosum.envs.drawing import grid
+from zerosum.games.lines_of_action import LinesOfAction
+
+NAME = "lines_of_action_v0"
+_DARK_SQUARE = (200, 170, 120)
+
+
+def draw(game: LinesOfAction, state: np.ndarray) -> np.ndarray:
+    """The board as drawn in text (rank 1 at the bottom) on a chequered board: black's
+    pieces (``x``) dark, white's (``o``) light."""
+    marks = {".": -1, "x": 0, "o": 1}
+    cells = np.array([[marks[ch] for ch in row] for row in game.cells(state)])
+    shade = [(r, c, _DARK_SQUARE) for r in range(8) for c in range(8) if (r + c) % 2]
+    return grid(cells, cell=56, shade=shade)
+
+
+def raw_env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[LinesOfAction]:
+    """The environment without safety: an illegal action raises IllegalActionError."""
+    return ZerosumEnv(LinesOfAction(**variant), name=NAME, draw=draw, render_mode=render_mode)
+
+
+def env(render_mode: str | None = None, **variant: Any) -> ZerosumEnv[LinesOfAction]:
+    """The environment with PettingZoo's safety: an illegal action loses the game."""
+    return ZerosumEnv(LinesOfAction(**variant), name=NAME, draw=draw, render_mode=render_mode, safe=True)
