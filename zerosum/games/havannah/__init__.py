@@ -164,7 +164,9 @@ class Havannah(Game):
         ignored). ``x`` moves first, so it has as many stones as ``o`` or one more; with the
         swap, one ``o`` and no ``x`` is the swapped opening (x to move). ``to_move`` ("x" or
         "o") must agree. A finished game is not a position: PositionError for a board that
-        cannot be read, other counts, or a chain that makes a bridge or a fork."""
+        cannot be read, other counts, a full board, or a chain that makes a bridge or a fork
+        (rings are not looked for: OpenSpiel finds a ring from the stone just played, so
+        whether a board's loop has ended the game depends on the order of its moves)."""
         rows = [r for r in board.split("\n") if r.strip()] if isinstance(board, str) else \
             list(board) if isinstance(board, (list, tuple)) else []
         grid = ["".join(ch for ch in str(row).lower() if ch in "xo.") for row in rows]

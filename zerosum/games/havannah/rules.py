@@ -180,36 +180,37 @@ def ring(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cove
     """OpenSpiel's ring test from the new stone ``a``: a depth-first walk along the stones at
     ``s[own:own+D]`` that turns at most one direction a step (the first step in directions
     0-3) and finds a cell already on its path. Iterative: a frame is (cell, next direction,
-    last direction)."""
+    last direction); the path's cells are marked in ``s``'s work rows, cleared after."""
     d = params[P_DIAM]
     nb = neighbours_at(params)
-    on_path = np.zeros(d, np.int64)  # the walk's cells, one word a row, bits as the stones'
-    cell = np.empty(d * d + 1, np.int64)
-    nxt = np.empty(d * d + 1, np.int64)
-    last = np.empty(d * d + 1, np.int64)
-    cell[0], nxt[0], last[0] = a, 0, 3
-    on_path[a // d] |= 1 << (d - 1 - a % d)
+    at = S_BOARDS + 2 * d  # the walk's cells, one word a row, bits as the stones'
+    frames = np.empty(3 * (d * d + 1), np.int64)
+    frames[0], frames[1], frames[2] = a, 0, 3
+    s[at + a // d] |= 1 << (d - 1 - a % d)
     top = 1
+    found = False
     for _ in range(1 << 40):  # the walk ends: each frame tries at most four directions
         if top == 0:
-            return False
-        f = top - 1
-        c = cell[f]
-        if nxt[f] > last[f]:
-            on_path[c // d] &= ~(1 << (d - 1 - c % d))
+            break
+        f = 3 * (top - 1)
+        c = frames[f]
+        if frames[f + 1] > frames[f + 2]:
+            s[at + c // d] &= ~(1 << (d - 1 - c % d))
             top -= 1
             continue
-        direction = (nxt[f] + 6) % 6
-        nxt[f] += 1
+        direction = (frames[f + 1] + 6) % 6
+        frames[f + 1] += 1
         z = params[nb + 6 * c + direction]
         if z < 0 or not has(s, own, d, z):
             continue
-        if has(on_path, 0, d, z):
-            return True
-        on_path[z // d] |= 1 << (d - 1 - z % d)
-        cell[top], nxt[top], last[top] = z, direction - 1, direction + 1
+        if has(s, at, d, z):
+            found = True
+            break
+        s[at + z // d] |= 1 << (d - 1 - z % d)
+        frames[3 * top], frames[3 * top + 1], frames[3 * top + 2] = z, direction - 1, direction + 1
         top += 1
-    return False
+    clear(params, s)
+    return found
 
 
 @helper

@@ -15,6 +15,9 @@ potential minus its own, so ``h(s, 0) == -h(s, 1)``.
   *second*-best neighbour, because the opponent to move blocks the best one. Ties are
   broken by Queenbee's mobility, the number of cells on which a potential is reached.
 
+The distances come from :func:`side_distances`, which works on any board graph with any
+number of sides and serves Y (three sides) and Havannah (six edges and six corners) too.
+
 Values are ``SCALE * (opponent's potential - own)`` (+ the mobility difference for
 ``two_distance``), clipped to +-HEURISTIC_LIMIT. A side whose edges no chain of two-distance
 joins has potential ``2 * (cells + 1)``.
