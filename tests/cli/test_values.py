@@ -97,7 +97,12 @@ def test_help_texts_read_correctly(capsys):
         assert main([name, "--help"]) == 0, name
         out = capsys.readouterr().out
         assert out.startswith(f"usage: zerosum {name}") and "%%" not in out, out
-        assert "--variant KEY=VALUE [KEY=VALUE ...]" in out or name in ("replay", "warmup"), out
+        # a ladder rates a game's default variant only (issue 56), so `zerosum ladder` has no --variant
+        assert "--variant KEY=VALUE [KEY=VALUE ...]" in out or name in ("replay", "warmup", "ladder"), out
+    for action in ("show", "build"):
+        assert main(["ladder", action, "--help"]) == 0, action
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: zerosum ladder {action} [-h]") and "%%" not in out, out
     assert "95% intervals" in (main(["tournament", "--help"]), capsys.readouterr().out)[1]
 
 

@@ -31,7 +31,7 @@ from zerosum.values import split_top_level
 def parser() -> Parser:
     """The argument parser of ``zerosum ladder``."""
     p = Parser(prog="zerosum ladder", description=__doc__, usage="zerosum ladder {show,build} [GAME] [options]")
-    sub = p.add_subparsers(dest="action", required=True, parser_class=Parser)
+    sub = p.add_subparsers(dest="action", required=True, parser_class=Parser, prog="zerosum ladder")
     show = sub.add_parser("show", help="print a game's ladder (no GAME: list the games with one)")
     show.add_argument("game", nargs="?", help="the game (tictactoe, connect_four, ...)")
     show.add_argument("--path", help="a ladder file to show instead of the shipped one")
