@@ -229,7 +229,7 @@ class SelfPlayPool(OpponentSource):
     with ``priority`` by the learner's score against each snapshot over its last 100 games
     (``"hard"``: (1-s)^2, the snapshots it loses to, as prioritized fictitious self-play;
     ``"learnable"``: s(1-s); a snapshot not yet played counts 1/2).
-    Snapshots are added by :class:`~zerosum.training.callbacks.SelfPlayCallback`.
+    Snapshots are added by :class:`~zerosum.training.ppo.callbacks.SelfPlayCallback`.
     """
 
     def __init__(self, base: list[str] | None = None, base_prob: float = 0.2, pool_size: int = 10,

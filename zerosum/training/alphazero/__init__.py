@@ -22,6 +22,7 @@ a named one). A module per idea, in the order a run uses them:
 """
 
 from zerosum.training.alphazero.config import (
+    AGENT,
     BACKENDS, FLAT, RESUMABLE_AZ, RULES, AlphaZeroConfig, EvalConfig, FinalConfig, LadderConfig, LearnerConfig,
     RunConfig, SelfPlayConfig, TeacherConfig,
 )
@@ -39,8 +40,6 @@ from zerosum.training.alphazero.recipes import AZ_RECIPE_NOTES, AZ_RECIPES, az_r
 
 LABEL = "AlphaZero"
 """The method's name in messages."""
-AGENT = "alphazero"
-"""The agent kind its networks play as: ``alphazero(path=OUT/best.pt)``."""
 ALGOS = AlphaZeroConfig.ALGOS
 """The ``--algo`` values of its runs."""
 RESUMABLE = RESUMABLE_AZ

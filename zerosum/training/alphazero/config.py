@@ -38,6 +38,8 @@ from zerosum.games.registry import ENVS, env_game
 from zerosum.nets.errors import check_device_name
 from zerosum.training.options import Option, field_option
 
+AGENT = "alphazero"
+"""The agent kind a run's networks play as: ``alphazero(path=OUT/best.pt)``."""
 RULES = ("puct", "gumbel")
 """The root rules of the batched search."""
 BACKENDS = ("local", "ray")
@@ -360,5 +362,5 @@ class AlphaZeroConfig:
                              "labels_from, or ladder_rounds > 0")
 
 
-__all__ = ["BACKENDS", "FLAT", "GROUPS", "RESUMABLE_AZ", "RULES", "AlphaZeroConfig", "EvalConfig", "FinalConfig",
-           "LadderConfig", "LearnerConfig", "RunConfig", "SelfPlayConfig", "TeacherConfig"]
+__all__ = ["AGENT", "BACKENDS", "FLAT", "GROUPS", "RESUMABLE_AZ", "RULES", "AlphaZeroConfig", "EvalConfig",
+           "FinalConfig", "LadderConfig", "LearnerConfig", "RunConfig", "SelfPlayConfig", "TeacherConfig"]

@@ -43,7 +43,9 @@ from typing import Any
 import numpy as np
 
 from zerosum.games import Game
-from zerosum.training.alphazero.config import AlphaZeroConfig, FinalConfig, LadderConfig, SelfPlayConfig, TeacherConfig
+from zerosum.training.alphazero.config import (
+    AGENT, AlphaZeroConfig, FinalConfig, LadderConfig, SelfPlayConfig, TeacherConfig,
+)
 from zerosum.training.alphazero.data import (
     DatasetError, PlayJob, Positions, ReplayBuffer, WorkerSpec, concat, read_labels, shares,
 )
@@ -157,7 +159,7 @@ class AlphaZeroResult:
                      else f"iteration {best.get('iteration', '?')}") + (", annealed" if best.get("annealed") else "")
             lines.append(f"checkpoint: {self.out / 'model.pt'}; best: {self.out / 'best.pt'} ({where}, "
                          f"score {best.get('score', float('nan')):.3f}{walked}); "
-                         f"play it as \"alphazero(path={self.out / 'best.pt'})\"")
+                         f"play it as \"{AGENT}(path={self.out / 'best.pt'})\"")
         return lines
 
 
@@ -342,15 +344,17 @@ def learn_labels(run: Run, teacher: TeacherConfig) -> None:
     trained on ``label_steps`` steps once, before anything else, then kept in the buffer."""
     if run.state.labelled or (run.files is None and not teacher.positions):
         return
-    parts = [(run.files, f"labels from {len(teacher.files)} file(s)")] if run.files is not None else []
-    if teacher.positions:
-        parts.append((run_labels(run.workers, teacher, run.cfg.seed, run.game, run.path("labels.npz"), run.log),
-                      "labels"))
-    for data, what in parts:
+
+    def learn(data: Positions, what: str) -> None:
         run.buffer.add(data)
         losses = run.learn(teacher.steps)
         run.log(f"{what}: {len(data):,} positions, {teacher.steps} learner steps in {losses['seconds']:.1f} s "
                 f"(policy {losses['policy_loss']:.3f}, value {losses['value_loss']:.3f})", flush=True)
+
+    if run.files is not None:
+        learn(run.files, f"labels from {len(teacher.files)} file(s)")
+    if teacher.positions:
+        learn(run_labels(run.workers, teacher, run.cfg.seed, run.game, run.path("labels.npz"), run.log), "labels")
     run.state.labelled, run.state.annealed = True, False
     if teacher.steps and run.cfg.evaluation.every:
         run.evaluate()

@@ -17,14 +17,12 @@ Checkpoints (``model.zip`` + ``model.json``) play as ``ppo(path=...)``. Importin
 loads neither torch nor stable-baselines3; a run does.
 """
 
-from zerosum.training.ppo.config import ALGOS, DQN_DEFAULTS, PPO_DEFAULTS, RESUMABLE, TrainConfig, TrainResult
+from zerosum.training.ppo.config import AGENT, ALGOS, DQN_DEFAULTS, PPO_DEFAULTS, RESUMABLE, TrainConfig, TrainResult
 from zerosum.training.ppo.recipes import RECIPE_NOTES, RECIPES, recipe
 from zerosum.training.ppo.train import train
 
 LABEL = "PPO"
 """The method's name in messages."""
-AGENT = "ppo"
-"""The agent kind its checkpoints play as: ``ppo(path=OUT/model.zip)``."""
 Config = TrainConfig
 """The method's config (:mod:`zerosum.training.methods`)."""
 Result = TrainResult

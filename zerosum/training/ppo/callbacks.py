@@ -1,6 +1,6 @@
 """SB3 callbacks: periodic evaluation (CSV + SB3 logger), self-play snapshots, training outcomes.
 
-Used by :mod:`zerosum.training.train`. The callbacks subclass stable-baselines3's ``BaseCallback``,
+Used by :mod:`zerosum.training.ppo.train`. The callbacks subclass stable-baselines3's ``BaseCallback``,
 imported when the first callback is made (the ``train`` extra), not when this module is.
 """
 

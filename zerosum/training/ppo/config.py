@@ -28,6 +28,8 @@ DQN_DEFAULTS: dict[str, Any] = {"learning_rate": 5e-4, "buffer_size": 50_000, "l
 """DQN's defaults, overridable through TrainConfig.algo_kwargs."""
 
 
+AGENT = "ppo"
+"""The agent kind a run's checkpoints play as: ``ppo(path=OUT/model.zip)``."""
 RESUMABLE = ("steps", "max_seconds", "verbose", "out", "tensorboard", "threads", "device", "log_every")
 """Settings that may differ between a run and its resumption (they do not change what is learned)."""
 ACTIVATIONS = ("tanh", "relu")
@@ -263,7 +265,7 @@ class TrainResult:
         lines += [f"  vs {row['opponent']:<24} seat {row['seat']}: {row['wins']} won, {row['draws']} drawn, "
                   f"{row['losses']} lost of {row['games']}" for row in meta.get("eval", [])]
         if self.checkpoint:
-            lines.append(f"checkpoint: {self.checkpoint}  (play it as \"ppo(path={self.checkpoint})\")")
+            lines.append(f"checkpoint: {self.checkpoint}  (play it as \"{AGENT}(path={self.checkpoint})\")")
             best = meta.get("best")
             if best:
                 walked = (f"{best['lines_lost']} of {best['lines']} lines lost against every opponent move, "
@@ -274,5 +276,5 @@ class TrainResult:
         return lines
 
 
-__all__ = ["ACTIVATIONS", "ALGOS", "ALGO_OPTIONS", "CURRICULUM_METRICS", "DQN_DEFAULTS", "LR_SCHEDULES", "PPO_DEFAULTS",
-           "RESUMABLE", "STAGES", "VECS", "TrainConfig", "TrainResult"]
+__all__ = ["ACTIVATIONS", "AGENT", "ALGOS", "ALGO_OPTIONS", "CURRICULUM_METRICS", "DQN_DEFAULTS", "LR_SCHEDULES",
+           "PPO_DEFAULTS", "RESUMABLE", "STAGES", "VECS", "TrainConfig", "TrainResult"]
