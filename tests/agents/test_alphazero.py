@@ -51,6 +51,7 @@ CASES = [
     ("dots_and_boxes", {"num_rows": 1, "num_cols": 5}),
     ("ultimate_tic_tac_toe", {}),
     ("lines_of_action", {}), ("lines_of_action", {"max_game_length": 60}),
+    ("amazons", {}), ("amazons", {"board_size": 6}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 PLIES = 24  # per game in the legality tests: enough to reach Morris's removals and Nim's ends

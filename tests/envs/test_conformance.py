@@ -62,6 +62,8 @@ CASES = [
     ("ultimate_tic_tac_toe_v0", {}),
     ("lines_of_action_v0", {}),
     ("lines_of_action_v0", {"max_game_length": 60}),
+    ("amazons_v0", {}),
+    ("amazons_v0", {"board_size": 6}),
 ]
 IDS = [f"{name}-{variant}" for name, variant in CASES]
 

@@ -49,6 +49,7 @@ GAMES: dict[str, type[Game] | str] = {
     "clobber": "zerosum.games.clobber:Clobber",
     "ultimate_tic_tac_toe": "zerosum.games.ultimate_tic_tac_toe:UltimateTicTacToe",
     "lines_of_action": "zerosum.games.lines_of_action:LinesOfAction",
+    "amazons": "zerosum.games.amazons:Amazons",
 }
 """Game name -> "module:Class" (or the class itself, for games registered as objects)"""
 
@@ -74,6 +75,7 @@ ENVS: dict[str, tuple[str, str]] = {
     "clobber_v0": ("zerosum.envs.clobber_v0", "clobber"),
     "ultimate_tic_tac_toe_v0": ("zerosum.envs.ultimate_tic_tac_toe_v0", "ultimate_tic_tac_toe"),
     "lines_of_action_v0": ("zerosum.envs.lines_of_action_v0", "lines_of_action"),
+    "amazons_v0": ("zerosum.envs.amazons_v0", "amazons"),
 }
 """Env name -> (env module, game name)"""
 
