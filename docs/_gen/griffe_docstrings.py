@@ -3,7 +3,9 @@ and doctest, with a few reST habits; this turns them into the Markdown mkdocstri
 
 - ``>>>`` examples become fenced ``pycon`` blocks (their output is not Markdown);
 - ``text::`` followed by an indented block becomes a fenced text block;
-- roles such as ``:func:`~zerosum.x.y``` become inline code (``y``), ``:math:`x``` too.
+- roles such as ``:func:`~zerosum.x.y``` become inline code (``y``), ``:math:`x``` too;
+- a ``.. math::`` directive (the formula on its line and the indented lines after it) becomes a
+  fenced text block: the site has no TeX renderer, and the LaTeX reads as it is written.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import griffe
 
 ROLE = re.compile(r":(?:py:)?(?:func|class|mod|meth|attr|data|obj|exc|const):`(~?)([^`]+)`")
 MATH = re.compile(r":math:`([^`]+)`")
+MATH_BLOCK = re.compile(r"^(?P<indent>[ \t]*)\.\. math::[ \t]*(?P<first>.*)\n(?P<rest>(?:(?P=indent)[ \t]+\S.*\n)*)",
+                        re.MULTILINE)
 LITERAL = re.compile(r"^(?P<lead>.*?)::[ \t]*\n\n(?P<block>(?:(?:[ \t]+.*)?\n)+)", re.MULTILINE)
 
 
@@ -28,6 +32,11 @@ def _literal(m: re.Match[str]) -> str:
     lead = m["lead"].rstrip()
     lead = lead + ":" if lead and not lead.endswith(":") else lead
     return f"{lead}\n\n```text\n{textwrap.dedent(m['block']).strip(chr(10))}\n```\n\n"
+
+
+def _math_block(m: re.Match[str]) -> str:
+    lines = [m["first"].strip(), *(line.strip() for line in m["rest"].splitlines())]
+    return "\n```text\n" + "\n".join(line for line in lines if line) + "\n```\n"
 
 
 def _doctests(text: str) -> str:
@@ -51,7 +60,8 @@ def _doctests(text: str) -> str:
 def to_markdown(text: str) -> str:
     """One docstring's text as Markdown."""
     text = MATH.sub(r"`\1`", ROLE.sub(_role, text))
-    text = LITERAL.sub(_literal, text + "\n").rstrip("\n")
+    text = MATH_BLOCK.sub(_math_block, text + "\n")
+    text = LITERAL.sub(_literal, text).rstrip("\n")
     return _doctests(text)
 
 
