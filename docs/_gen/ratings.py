@@ -78,10 +78,12 @@ def game_section(lad: Ladder) -> list[str]:
         nodes = f"{r.nodes_per_move:,.0f}" if r.nodes_per_move is not None else "-"
         lines.append(f"| `{r.spec}` | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | {nodes} | "
                      f"{r.seconds_per_move:.4f} |")
-    lines += ["", "<details><summary>The pairs (a's wins, draws, losses against b)</summary>", "",
-              "| a | b | games | W-D-L | a's score |", "|---|---|--:|--:|--:|"]
-    lines += [f"| `{p.a}` | `{p.b}` | {p.games} | {p.wins}-{p.draws}-{p.losses} | {p.score:.3f} |" for p in lad.pairs]
-    return [*lines, "", "</details>", ""]
+    # a folded block (pymdownx.details): Markdown inside a raw <details> tag is not rendered, its table showed as text
+    lines += ["", '??? note "The pairs (a\'s wins, draws, losses against b)"', "",
+              "    | a | b | games | W-D-L | a's score |", "    |---|---|--:|--:|--:|"]
+    lines += [f"    | `{p.a}` | `{p.b}` | {p.games} | {p.wins}-{p.draws}-{p.losses} | {p.score:.3f} |"
+              for p in lad.pairs]
+    return [*lines, ""]
 
 
 def placements_section() -> list[str]:
