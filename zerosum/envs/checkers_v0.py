@@ -11,7 +11,7 @@
 | Observation values | [0, 1]                                 |
 
 (The table is for the default 8x8 board; with `rows=R, columns=C` the actions are
-Discrete(8*R*C) and the observation (R, C, 7): 10x10 gives Discrete(800).)
+`Discrete(8*R*C)` and the observation (R, C, 7): 10x10 gives Discrete(800).)
 
 English draughts as OpenSpiel's `checkers` plays it, action for action. Men move and jump
 diagonally forward on the dark squares; a man reaching the far row becomes a king, which

@@ -14,7 +14,7 @@ ways to check it). Symmetry 0 is the identity. Tables are built once per game sh
 A game declares its symmetries itself (:meth:`~zerosum.games.kit.game.Game.board_symmetries`,
 None by default), so a user's game has them too; this module checks them once and adds the
 inverse maps. Declared here: **tic-tac-toe** (action = cell) and **Pentago** (action =
-cell*8 + quadrant*2 + direction): the 8 symmetries of the square, 0-3 the quarter turns
+``cell*8 + quadrant*2 + direction``): the 8 symmetries of the square, 0-3 the quarter turns
 clockwise, 4-7 the reflections (a reflection reverses a quadrant's turn); **Connect Four**
 (action = column): the identity and the left-right mirror (gravity rules out the others).
 

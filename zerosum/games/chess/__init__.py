@@ -31,7 +31,7 @@ Board and actions (PettingZoo's ``chess_v6``, the AlphaZero encoding, 8x8x73 = 4
     plane 64-72  under-promotions: 3 * (file step + 1) + (0 knight, 1 bishop, 2 rook);
                  a pawn reaching the last rank by a queen-move plane becomes a queen
 
-So white's ``e2e4`` is (4*8 + 1)*73 + 12 = 2421 and black's ``e7e5`` is the same action.
+So white's ``e2e4`` is ``(4*8 + 1)*73 + 12 = 2421`` and black's ``e7e5`` is the same action.
 Names: ``action_to_string`` gives UCI (``e2e4``, ``e7e8n``, ``e1g1`` for O-O);
 ``string_to_action`` reads UCI, SAN (``Nf3``, ``exd5``, ``e8=Q+``, ``O-O``) and a bare
 action number. ``game.from_fen(fen)`` and ``game.to_fen(state)`` read and write FEN.
