@@ -46,6 +46,8 @@ BUILT_IN += ("mancala_v0", "oware_v0")
 MIDGAME_PLIES.update({"mancala_v0": 12, "oware_v0": 30})
 BUILT_IN += ("dots_and_boxes_v0",)
 MIDGAME_PLIES.update({"dots_and_boxes_v0": 7})
+BUILT_IN += ("y_v0", "havannah_v0")
+MIDGAME_PLIES.update({"y_v0": 40, "havannah_v0": 40})
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)
 
 
@@ -111,6 +113,8 @@ EXAMPLE_VARIANT["checkers_v0"] = "rows=10, columns=10"
 EXAMPLE_VARIANT["go_v0"] = "board_size=9"
 EXAMPLE_VARIANT["clobber_v0"] = "rows=8, columns=8"
 EXAMPLE_VARIANT["oware_v0"] = "num_houses_per_player=4, num_seeds_per_house=3"
+EXAMPLE_VARIANT["y_v0"] = "board_size=9"
+EXAMPLE_VARIANT["havannah_v0"] = "board_size=4, swap=True"
 EXAMPLE_VARIANT["dots_and_boxes_v0"] = "num_rows=3, num_cols=3"
 
 
