@@ -43,8 +43,8 @@ VIRTUAL_DRAWS = 1.0
 
 GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
                  "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-                 "alphabeta(depth=1)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
-                 "alphabeta(nodes=64000)")
+                 "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
+                 "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)")
 """The rungs of a game that declares none, weakest first: node budgets cost the same on every board size,
 and each fourfold budget is roughly one more ply. A one-ply search playing a share of random moves
 (``noisy``) bridges the gap between cheap MCTS and the searches, which is wide on most games."""
@@ -192,6 +192,10 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
         play_seconds = sum(float(g["duration"]) for g in store.games() if int(g["game_index"]) < games)
     finally:
         store.close()
+    for p in table:
+        if p.games and not 0.02 < p.score < 0.98:
+            note(f"note: {p.a} against {p.b} scored {p.score:.3f} over {p.games} games: a pair so far apart "
+                 "carries little information; a rung between them would tighten the ladder")
     built = {"command": command, "seed": seed, "games_per_pair": games, "reach": reach,
              "opening_plies": opening_plies, "virtual_draws": VIRTUAL_DRAWS, "bootstrap": bootstrap,
              "zerosum": __version__, "date": datetime.date.today().isoformat(),
