@@ -9,9 +9,10 @@ The rungs keep their ratings; only the policy's Elo is fitted (one parameter, by
 likelihood). Placement is adaptive: it plays rounds of ``round_games`` games (seats
 alternating, pairs of games from one opening) against the rung whose predicted score is
 nearest 0.5, refitting after each round, until ``games`` games are played. Its 95% interval
-is the likelihood's (Fisher information at the estimate, draws counting half), widened by
-the interval of the rungs it played. A policy whose whole interval lies above the top rung
-or below random is reported as such (``beyond``), never extrapolated.
+is the likelihood's (Fisher information at the estimate, draws counting half), the rungs
+held at their ratings; ``scale_half_width`` says how well the ladder itself is known there.
+A policy whose whole interval lies above the top rung or below random is reported as such
+(``beyond``), never extrapolated.
 
 An agent that raises or plays an illegal move ends the placement with a :class:`PlacementError`
 that keeps the games played (``error.partial``).
@@ -83,6 +84,10 @@ class Rating:
     """The games against each rung played."""
     beyond: str | None = None
     """``above`` (stronger than the top rung can tell), ``below`` (weaker than random), or None."""
+    scale_half_width: float = 0.0
+    """The ladder's own uncertainty where the policy landed: the half-widths of the rungs it played,
+    weighted by its games against each. ``low``/``high`` place the policy against the rungs as rated;
+    comparing it with a figure from another ladder (or a rebuilt one) adds this in quadrature."""
     seconds: float = 0.0
     """Wall time of the placement."""
     cost: dict[str, float] = field(default_factory=dict)
@@ -99,7 +104,8 @@ class Rating:
         elif self.beyond == "below":
             head = "below random (0 Elo)"
         else:
-            head = f"{self.elo:.0f} Elo above random, 95% [{self.low:.0f}, {self.high:.0f}]"
+            head = (f"{self.elo:.0f} Elo above random, 95% [{self.low:.0f}, {self.high:.0f}] "
+                    f"(the ladder's own +-{self.scale_half_width:.0f} there)")
         lines = [f"{self.policy} on {self.env}: {head} after {self.games} games"]
         for r in self.per_rung:
             lines.append(f"  vs {r.spec:<36} ({r.elo:>6.0f}) {r.games:>4} games  score {r.score:.3f}  "
@@ -115,7 +121,8 @@ class Rating:
             return None if math.isinf(x) else round(x, 1)
 
         return {"policy": self.policy, "env": self.env, "elo": round(self.elo, 1), "low": num(self.low),
-                "high": num(self.high), "games": self.games, "beyond": self.beyond, "seconds": round(self.seconds, 1),
+                "high": num(self.high), "scale_half_width": round(self.scale_half_width, 1), "games": self.games,
+                "beyond": self.beyond, "seconds": round(self.seconds, 1),
                 "cost": self.cost, "per_rung": [{"spec": r.spec, "elo": r.elo, "games": r.games,
                                                   "score": round(r.score, 3), "expected": round(r.expected, 3)}
                                                  for r in self.per_rung]}
@@ -252,14 +259,14 @@ def _rating(lad: Ladder, policy: str, elo: float, se: float, results: Mapping[st
     played = sum(r.games for r in per)
     # the rungs' own uncertainty, weighted by the games against each
     rung_hw = sum(lad.rung(r.spec).half_width * r.games for r in per) / max(played, 1)
-    hw = math.sqrt((1.959964 * se) ** 2 + rung_hw ** 2)
+    hw = 1.959964 * se
     top, beyond = lad.top, None
     low, high = elo - hw, elo + hw
     if low > top.elo:
         beyond, elo, low, high = "above", top.elo, top.elo, math.inf
     elif high < 0.0:
         beyond, elo, low, high = "below", 0.0, -math.inf, 0.0
-    return Rating(policy, lad.env, elo, low, high, played, per, beyond)
+    return Rating(policy, lad.env, elo, low, high, played, per, beyond, scale_half_width=rung_hw)
 
 
 __all__ = ["DEFAULT_GAMES", "PlacementError", "PlayRound", "Rating", "RungGames", "fit_policy", "next_rung", "place",
