@@ -58,8 +58,8 @@ def place_all(games: list[str], n: int) -> None:
             t0 = time.perf_counter()
             r = rate(spec, game, games=n, seed=0)
             command = f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}'
-            row = {"game": game, "agent": spec, **{k: r.as_dict()[k] for k in ("elo", "low", "high", "beyond",
-                                                                                 "games", "cost")},
+            keep = ("elo", "low", "high", "scale_half_width", "beyond", "games", "cost")
+            row = {"game": game, "agent": spec, **{k: r.as_dict()[k] for k in keep},
                    "seconds": round(time.perf_counter() - t0, 1), "command": command}
             rows = [x for x in rows if (x["game"], x["agent"]) != (game, spec)] + [row]
             print(json.dumps(row), flush=True)

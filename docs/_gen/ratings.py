@@ -93,12 +93,16 @@ def placements_section() -> list[str]:
     rows = json.loads(PLACEMENTS.read_text())
     lines = ["## Placed on the ladders", "",
              "Agents placed with `zerosum evaluate SPEC --game GAME --ladder` (the rungs fixed, only the agent's "
-             "Elo fitted, rounds against the rungs nearest a 0.5 score):", "",
-             "| game | agent | Elo | 95% interval | games | command |", "|---|---|--:|--:|--:|---|"]
+             "Elo fitted, rounds against the rungs nearest a 0.5 score). The interval places the agent against the "
+             "rungs as rated; the next column is the ladder's own uncertainty where it landed, which a comparison "
+             "with another ladder adds. A time a move is this machine's (a time budget is not a fixed cost):", "",
+             "| game | agent | Elo | 95% interval | the ladder's own +- there | s a move | games | command |",
+             "|---|---|--:|--:|--:|--:|--:|---|"]
     for r in rows:
         high = "open" if r["high"] is None else f"{r['high']:.0f}"
         low = "open" if r["low"] is None else f"{r['low']:.0f}"
-        lines.append(f"| {r['game']} | `{r['agent']}` | {r['elo']:.0f} | {low} to {high} | {r['games']} | "
+        lines.append(f"| {r['game']} | `{r['agent']}` | {r['elo']:.0f} | {low} to {high} | "
+                     f"{r.get('scale_half_width', 0):.0f} | {r['cost']['seconds']:.4f} | {r['games']} | "
                      f"`{r['command']}` |")
     return [*lines, ""]
 
