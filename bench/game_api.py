@@ -56,6 +56,7 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
          ("gomoku", {}, "gomoku", True))
 GAMES += (("clobber", {}, "clobber", True),  # issue 57's games
           ("ultimate_tic_tac_toe", {}, "ultimate_tic_tac_toe", True))
+GAMES += (("y", {}, "y", True), ("havannah", {}, "havannah", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:

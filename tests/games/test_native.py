@@ -20,6 +20,7 @@ VARIANTS = [
     ("halma", {"size": 8}), ("connect_four", {}), ("connect_four", {"rows": 5, "columns": 5, "x_in_row": 3}),
     ("othello", {}), ("hex", {"board_size": 5, "swap": True}), ("breakthrough", {}), ("checkers", {}),
     ("gomoku", {"size": 9}), ("chess", {}), ("go", {"board_size": 5}),
+    ("y", {"board_size": 7}), ("havannah", {"board_size": 4, "swap": True}),
 ]
 SMALL = {"halma": {"size": 8}}
 
