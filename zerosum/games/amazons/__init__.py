@@ -42,6 +42,7 @@ when the observer is to move.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from zerosum.games.amazons import knowledge, rules
@@ -77,6 +78,7 @@ class Amazons(Game):
     heuristics = knowledge.HEURISTICS
     default_heuristic = "territory"
     default_opponent = "alphabeta(time=0.1)"
+    sgf_game = 18  # SGF's number for Amazons: records are kept as SGF, each action a node with its square
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """One action a cell; OpenSpiel's bound on the game's length, three actions a cell."""
@@ -109,6 +111,19 @@ class Amazons(Game):
     def move_name(self, action: Action, state: State) -> str:
         """The square, as players write each part of a move: ``d1``, then ``d7``, then ``g7``."""
         return self.square_name(check_action(action, self.num_actions))
+
+    def sgf_move(self, action: Action, state: State) -> str:
+        """The square (``d1``): each of a move's three actions is one SGF node."""
+        return self.square_name(check_action(action, self.num_actions))
+
+    def sgf_root(self) -> dict[str, str | list[str]]:
+        """``SZ``: the board's side."""
+        return {"SZ": str(self.size)}
+
+    @classmethod
+    def sgf_variant(cls, root: Mapping[str, str]) -> dict[str, Any]:
+        """``board_size`` from ``SZ``."""
+        return {"board_size": int(root["SZ"])} if str(root.get("SZ", "")).isdigit() else {}
 
     def string_to_action(self, text: str, state: State | None = None) -> int:
         """Parse a square (``d1``), OpenSpiel's name or its ``(row, column)``, or an action number."""

@@ -75,6 +75,7 @@ class LinesOfAction(Game):
     heuristics = knowledge.HEURISTICS
     default_heuristic = "combined"
     default_opponent = "alphabeta(time=0.1)"
+    sgf_game = 9  # SGF's number for Lines of Action: its records are kept as SGF, moves as OpenSpiel's names
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """8,192 actions (OpenSpiel's), at most 96 legal (12 pieces, 8 directions)."""
