@@ -48,6 +48,8 @@ BUILT_IN += ("dots_and_boxes_v0",)
 MIDGAME_PLIES.update({"dots_and_boxes_v0": 7})
 BUILT_IN += ("y_v0", "havannah_v0")
 MIDGAME_PLIES.update({"y_v0": 40, "havannah_v0": 40})
+BUILT_IN += ("lines_of_action_v0", "amazons_v0")
+MIDGAME_PLIES.update({"lines_of_action_v0": 20, "amazons_v0": 30})
 LITERAL = re.compile(r"^(?P<lead>.*?)::\n\n(?P<block>(?:(?: {4}.*)?\n)+)", re.MULTILINE)
 
 
@@ -116,6 +118,8 @@ EXAMPLE_VARIANT["oware_v0"] = "num_houses_per_player=4, num_seeds_per_house=3"
 EXAMPLE_VARIANT["y_v0"] = "board_size=9"
 EXAMPLE_VARIANT["havannah_v0"] = "board_size=4, swap=True"
 EXAMPLE_VARIANT["dots_and_boxes_v0"] = "num_rows=3, num_cols=3"
+EXAMPLE_VARIANT["lines_of_action_v0"] = "max_game_length=200"
+EXAMPLE_VARIANT["amazons_v0"] = "board_size=6"
 
 
 def usage(name: str) -> str:

@@ -37,6 +37,8 @@ GAMES = {  # env -> (variant, agent of player 0, agent of player 1, most plies s
     "dots_and_boxes_v0": ({"num_rows": 3, "num_cols": 3}, "alphabeta(depth=4)", "alphabeta(depth=2)", 24),
     "y_v0": ({"board_size": 9}, "alphabeta(depth=2)", "alphabeta(depth=1)", 45),
     "havannah_v0": ({"board_size": 5}, "alphabeta(depth=2)", "alphabeta(depth=1)", 61),
+    "lines_of_action_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 120),
+    "amazons_v0": ({}, "alphabeta(depth=3)", "alphabeta(depth=2)", 120),
 }
 SEED = 3
 
