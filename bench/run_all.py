@@ -71,6 +71,8 @@ SCRIPTS: list[tuple[str, list[str] | None, list[str], int]] = [
     ("dots_and_boxes.py", ["--quick"], ["--strength-games", "100"], 3600),
     ("y.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
     ("havannah.py", ["--quick"], ["--strength-games", "100"], 3 * 3600),
+    ("lines_of_action.py", ["--quick"], ["--strength-games", "100"], 6 * 3600),
+    ("amazons.py", ["--quick"], ["--strength-games", "100"], 12 * 3600),
 ]
 """Every benchmark in bench/ (tests/bench/test_run_all.py checks that none is left out)."""
 

@@ -60,6 +60,8 @@ OPENSPIEL.update({"dots_and_boxes": ("dots_and_boxes", {}, {})})
 TARGETED += ("dots_and_boxes",)
 OPENSPIEL.update({"y": ("y", {}, {}), "havannah": ("havannah", {}, {})})
 TARGETED += ("y", "havannah")
+OPENSPIEL.update({"lines_of_action": ("lines_of_action", {}, {}), "amazons": ("amazons", {}, {})})
+TARGETED += ("lines_of_action", "amazons")
 TARGET = 0.75
 
 
