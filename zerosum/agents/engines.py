@@ -54,7 +54,9 @@ class EngineAgent(Agent):
     def __init__(self, rng: Rng = None, path: str | None = None) -> None:
         super().__init__(rng)
         self.path = path
+        """The engine's binary as given (None: found on PATH or in /usr/games)."""
         self.proc: subprocess.Popen[str] | None = None
+        """The engine's process while it runs (None before the first move and after close)."""
 
     def command(self, exe: str) -> list[str]:
         """The engine's command line."""
@@ -129,7 +131,9 @@ class StockfishAgent(EngineAgent):
     """Chess by Stockfish at a fixed node budget a move (and optionally a Skill Level)."""
 
     name = "stockfish"
+    """The agent's name in tournaments and logs."""
     game_name = "chess"
+    """The game the engine plays."""
 
     def __init__(self, nodes: int = 10000, skill: int | None = None, path: str | None = None, rng: Rng = None) -> None:
         super().__init__(rng, path)
@@ -179,14 +183,16 @@ class GnuGoAgent(EngineAgent):
     """Go by GNU Go at a fixed level (0-10), Chinese (area) rules, the game's komi."""
 
     name = "gnugo"
+    """The agent's name in tournaments and logs."""
     game_name = "go"
+    """The game the engine plays."""
 
     def __init__(self, level: int = 10, path: str | None = None, rng: Rng = None) -> None:
         super().__init__(rng, path)
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
             raise ValueError(f"level is GNU Go's level, an int from 0 to 10; got {level!r}")
         self.level = level
-        self.size = 0
+        """GNU Go's ``--level``, 0 to 10."""
 
     def find(self) -> str:
         """GNU Go's binary."""

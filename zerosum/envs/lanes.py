@@ -201,6 +201,7 @@ class Lanes:
         """int64 ``(num_envs, 16)``: per lane, the opponent's moves in the last step or reset, in order,
         -1 where a new episode began; the first ``count[i]`` entries (at most 16) hold them."""
         self.count = np.zeros(n, np.int64)
+        """int64 ``(num_envs,)``: per lane, how many entries of ``log`` hold the opponent's moves."""
         self.last_actions = np.zeros(n, np.int64)
         """int64 ``(num_envs,)``: the learner's actions of the last step, as the compiled step read them
         (whatever dtype or shape ``(num_envs, 1)`` they were given in)."""

@@ -27,6 +27,7 @@ class Observer:
     :meth:`record` when it keeps a history. One observer serves one environment."""
 
     dtype: Any = np.int8
+    """The dtype of the observation planes (int8 here)."""
 
     def space(self, game: Game) -> spaces.Box:
         """The ``observation`` entry's space: a Box of 0s and 1s of the game's observation shape."""
@@ -49,6 +50,7 @@ class Planes(Observer):
 
     def __init__(self, dtype: Any = np.int8) -> None:
         self.dtype = np.dtype(dtype)
+        """The dtype of the observation planes: int8 or bool."""
         if self.dtype not in (np.dtype(np.int8), np.dtype(np.bool_)):
             raise ValueError(f"observation planes are int8 or bool; got dtype {self.dtype}")
 

@@ -101,6 +101,7 @@ from zerosum.envs.drawing import LINE, canvas, stone, to_array
 from zerosum.games.y import Y
 
 NAME = "y_v0"
+"""The environment's name."""
 EMPTY = (222, 198, 156)
 SIDE = (150, 95, 60)
 

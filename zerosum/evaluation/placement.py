@@ -46,6 +46,7 @@ class PlacementError(ZerosumError, RuntimeError):
     def __init__(self, message: str, partial: Rating | None) -> None:
         super().__init__(message)
         self.partial = partial
+        """The rating from the games played before the fault (None if none was played)."""
 
 
 @dataclass(frozen=True)

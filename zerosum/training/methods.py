@@ -40,12 +40,19 @@ class Method(Protocol):
     """What a method's package offers (see the module docstring)."""
 
     LABEL: str
+    """The method's name in messages."""
     ALGOS: tuple[str, ...]
+    """The ``--algo`` values it trains."""
     AGENT: str
+    """The agent kind that plays its checkpoints (``ppo``, ``alphazero``)."""
     Config: Any
+    """The dataclass of everything a run depends on, each setting with a flat name."""
     Result: Any
+    """What ``run`` returns: ``summary()`` (JSON) and ``report()`` (the lines ``zerosum train`` prints)."""
     RECIPES: dict[str, dict[str, Any]]
+    """Recipe name -> its flat settings."""
     RECIPE_NOTES: dict[str, str]
+    """Recipe name -> a line saying what it trains."""
 
     def recipe(self, name: str, **overrides: Any) -> Any:
         """The config of recipe ``name`` with ``overrides`` (flat names)."""

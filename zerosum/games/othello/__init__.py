@@ -69,8 +69,9 @@ class Othello(Game):
     # at 0.1 s a move, 4 random plies then both seats (load 15 on 2 cores): it took 16 of 16 games from each of
     # alphabeta(time=0.1, heuristic=mobility) and mcts(time=0.1), which split theirs 4-4
     default_opponent = "alphabeta(time=0.1, heuristic=classic)"
-    sgf_game = 2
     """The engine that plays Othello best at 0.1 s a move among those measured."""
+    sgf_game = 2
+    """Othello's number in SGF's ``GM`` list."""
 
     def layout(self, variant: dict[str, Any]) -> Layout:
         """``size*size + 1`` actions (the last one passes); the four centre discs set crosswise."""

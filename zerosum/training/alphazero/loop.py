@@ -185,6 +185,7 @@ class Run:
         if state.buffer:
             self.buffer.restore(state.buffer)
         self.net_config = NetConfig.from_dict(dict(cfg.net))
+        """The network's shape (the config's ``net`` group), saved with every checkpoint."""
         self.tb = tensorboard(out, cfg)
         """The TensorBoard writer (None without one)."""
         playing = cfg.teacher.positions or cfg.ladder.rounds or cfg.run.iterations  # a run on files alone: none
