@@ -8,7 +8,7 @@ Every method's package offers the same small surface (:class:`Method`):
 
 * ``Config``: a dataclass of everything a run depends on, each setting with a flat name (the
   CLI's flag, the recipes' key, run.json's key) and a docstring (the flag's ``--help``);
-  ``Config.options()`` lists them, ``Config.from_flat(**flat)`` builds one;
+  ``Config.options()`` lists them, ``Config(**flat)`` builds one;
 * ``run(cfg, *, resume=False, overwrite=False) -> Result``, where ``Result.summary()`` is the
   JSON summary and ``Result.report()`` the lines ``zerosum train`` prints;
 * ``RECIPES`` (name -> flat settings), ``RECIPE_NOTES`` (a line each) and ``recipe(name, **overrides)``;
