@@ -106,6 +106,17 @@ def test_the_aec_env_raises(wrong):
         env.observe(env.agent_selection)
 
 
+def test_the_single_agent_training_env_raises(wrong):
+    pytest.importorskip("gymnasium")
+    from zerosum.training.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(wrong, opponent="random", seat=0)
+    with pytest.raises(MoveCountError, match=message("legal", 5, "SingleAgentEnv")):
+        env.reset(seed=0)
+        for _ in range(3):
+            env.step(0)
+
+
 @pytest.mark.parametrize("opponent", ["random", "alphabeta(depth=3)"])
 def test_the_vector_env_raises(wrong, opponent):
     from zerosum.envs import make_vec

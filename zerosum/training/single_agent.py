@@ -67,7 +67,8 @@ from gymnasium import spaces
 from zerosum.agents.base import Agent
 from zerosum.agents.learned import OBS_FORMATS, policy_input
 from zerosum.games import Game, make_game
-from zerosum.games.kit import ONGOING, IllegalActionError, State, ZerosumError
+from zerosum.games.kit import ONGOING, IllegalActionError, State, ZerosumError, moves_buffer
+
 from zerosum.games.registry import ENVS, env_game, env_name
 from zerosum.training.opponents import OpponentSource, as_source
 from zerosum.envs.symmetry import board_symmetries
@@ -139,7 +140,7 @@ class SingleAgentEnv(gym.Env):
             })
         self.action_space = spaces.Discrete(g.num_actions)
         """``Discrete(num_actions)``."""
-        self._moves = np.empty(g.max_moves, dtype=np.int64)
+        self._moves = moves_buffer(g.max_moves, g.num_actions)  # room for a game that lists too many
         self.fresh_opponents = bool(fresh_opponents)
         """A new opponent instance every episode (True), or one kept per spec."""
         self.random_opening = float(random_opening)
@@ -163,6 +164,8 @@ class SingleAgentEnv(gym.Env):
         g = self.game
         mask = np.zeros(g.num_actions, dtype=np.int8)
         n = g.kernels.legal(g.params, self.state, self._moves)
+        if n > g.max_moves:
+            raise g.moves_error("legal", n, "SingleAgentEnv")
         mask[self._moves[:n]] = 1
         return mask
 
