@@ -50,7 +50,7 @@ def test_openspiel_perft(variant, counts):
     assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 5)] == counts[:4]
 
 
-# (variant, random games): about 8,000 compared steps
+# (variant, random games): 8,725 compared steps
 CROSS_CHECK = [({}, 8), ({"board_size": 8}, 20), (SMALL, 60)]
 
 

@@ -51,6 +51,32 @@ of mass), connectedness (touching pairs per piece) and mobility (captures 2, edg
 `mobility`. The move-ordering hint tries captures first, then moves towards the centre of
 mass. The default opponent is `LinesOfAction.default_opponent`.
 
+**Figures** (2026-11-29, a 2-core machine shared with other jobs, load about 7; each with
+its command).
+
+* *Equal to OpenSpiel's `lines_of_action` at every step* (legal actions, board, player
+  to move, terminal flag, returns, action names): 39,589 steps of 300 random games with
+  `max_game_length` 1000, 60 and 150 (wins, draws by a repeated board, draws by the
+  limit): `python bench/lines_of_action.py --strength-games 0`; the test compares
+  10,402 steps of 95 games on its own seeds.
+* *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
+  `apply(s, int(a))`, `returns`) run 4.28x as many moves a second as the same loop on
+  pyspiel in the same process (0.75 M against 0.17 M moves/s of CPU time, 300 games:
+  `python bench/lines_of_action.py --strength-games 0`).
+* *Strength*: the default opponent, `alphabeta(time=0.1)` with `combined`, against
+  OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations, one random rollout a
+  leaf, `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 10 wins
+  in 10 games, score 1.00, 95% Wilson interval [0.72, 1.00]; 0.08 s a move against the
+  bot's 1.2 s: `python bench/strength.py --game lines_of_action --games 10 --workers 1`
+  (a short run; issue 57 asks for 100 games: `python bench/lines_of_action.py`).
+
+*Perft* (move sequences of each length from the start), the same as OpenSpiel's (checked
+to depth 4; `python bench/lines_of_action.py`):
+
+| depth | 1 | 2 | 3 | 4 | 5 |
+|---|---|---|---|---|---|
+| moves | 36 | 1,244 | 44,952 | 1,563,208 | 55,934,908 |
+
 **Render modes.** `ansi` and `human` give the text board with ranks and column letters;
 `rgb_array` an image of the board, black pieces dark and white pieces light.
 
