@@ -68,6 +68,9 @@ class Havannah(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "two_distance"
+    # Measured (havannah_v0's page has the commands): alpha-beta with the two-distance scored
+    # 0.97 over 100 games against OpenSpiel's MCTSBot(1000) on base 8, and won 17 of 20 against
+    # the shortest-path distance at depth 2 on base 5.
     default_opponent = "alphabeta(time=0.1)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:

@@ -54,6 +54,9 @@ class Y(Game):
     variants = (Variant("board_size", int, 19, "cells on each side of the triangle", range=(2, 26)),)
     heuristics = knowledge.HEURISTICS
     default_heuristic = "two_distance"
+    # Measured (y_v0's page has the commands): alpha-beta with the two-distance won 100 of 100
+    # games against OpenSpiel's MCTSBot(1000) on the default board, and 19 of 20 against the
+    # shortest-path distance at depth 2 on size 9.
     default_opponent = "alphabeta(time=0.1)"
 
     def layout(self, variant: dict[str, Any]) -> Layout:
