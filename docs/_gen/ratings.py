@@ -67,17 +67,21 @@ def game_section(lad: Ladder) -> list[str]:
     b = lad.built
     with mkdocs_gen_files.open(f"results/img/ratings_{lad.game}.png", "wb") as f:
         f.write(plot(lad))
+    # play_seconds (every game's time added up) is kept across a resumed or refitted build; seconds is
+    # the last run's wall time, which for a refit is the fit alone
+    took = (f"{b['play_seconds']:,.0f} s of play, the games' times added up" if b.get("play_seconds") is not None
+            else f"in {b.get('seconds')} s")
     lines = [f"## {lad.game}", "", f"![{lad.game}: Elo against cost](img/ratings_{lad.game}.png)", "",
              f"`{lad.env}`, {len(lad.rungs)} rungs, top {lad.top.elo:.0f} Elo above random. Built {b.get('date')} "
-             f"by zerosum {b.get('zerosum')} on {b.get('machine')} in {b.get('seconds')} s: "
+             f"by zerosum {b.get('zerosum')} on {b.get('machine')} ({took}): "
              f"{b.get('games_per_pair')} games a pair, each rung against its {b.get('reach')} nearest neighbours "
              f"on each side, {b.get('opening_plies')}-ply paired openings, seats alternating, seed {b.get('seed')}. "
              f"Rebuild: `{b.get('command')}`.", "",
-             "| rung | Elo | 95% interval | nodes a move | s a move |", "|---|--:|--:|--:|--:|"]
+             "| rung | Elo | 95% interval | nodes a move | ms a move |", "|---|--:|--:|--:|--:|"]
     for r in lad.rungs:
         nodes = f"{r.nodes_per_move:,.0f}" if r.nodes_per_move is not None else "-"
-        lines.append(f"| `{r.spec}` | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | {nodes} | "
-                     f"{r.seconds_per_move:.4f} |")
+        interval = "fixed" if r.low == r.high == r.elo else f"{r.low:.0f} to {r.high:.0f}"
+        lines.append(f"| `{r.spec}` | {r.elo:.0f} | {interval} | {nodes} | {1000 * r.seconds_per_move:#.3g} |")
     # a folded block (pymdownx.details): Markdown inside a raw <details> tag is not rendered, its table showed as text
     lines += ["", '??? note "The pairs (a\'s wins, draws, losses against b)"', "",
               "    | a | b | games | W-D-L | a's score |", "    |---|---|--:|--:|--:|"]
