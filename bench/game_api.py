@@ -57,6 +57,7 @@ GAMES = (("tictactoe", {}, "tic_tac_toe", True),
 GAMES += (("clobber", {}, "clobber", True),  # issue 57's games
           ("ultimate_tic_tac_toe", {}, "ultimate_tic_tac_toe", True))
 GAMES += (("y", {}, "y", True), ("havannah", {}, "havannah", True))
+GAMES += (("lines_of_action", {}, "lines_of_action", True), ("amazons", {}, "amazons", True))
 
 
 def openspiel_game(og, rnd: random.Random) -> int:
