@@ -63,9 +63,10 @@ centre.
   flag, returns, action names; rings, bridges, forks and draws as OpenSpiel finds them), and
   perft: `python bench/havannah.py --games 200 --strength-games 0`.
 * *Speed*: random games in the loop a user writes (`legal = game.legal_actions(s); s =
-  game.apply(s, int(legal[i]))`, with `current_player` and `returns`) run 1.49x as many moves a
-  second as the same loop on pyspiel in the same process (1.09 M against 0.73 M moves/s, base 8;
-  1.45-1.56x in quick runs at that load; issue 57's target is 1.5x): the same command.
+  game.apply(s, int(legal[i]))`, with `current_player` and `returns`) run 1.54x as many moves a
+  second as the same loop on pyspiel in the same process (1.23 M against 0.80 M moves/s, base 8,
+  load 7; 1.55-1.56x in quick runs; issue 57's target is 1.5x): the same command; 1.61x in
+  `python bench/game_api.py --only havannah --games 100`.
 * *The default opponent*, `alphabeta(time=0.1)` (with `two_distance`), against OpenSpiel's
   `MCTSBot` (C++, 1,000 simulations, one random rollout a leaf, `uct_c=2`, `solve`), seats
   alternating from paired 4-ply random openings on the default board: 97 wins and 3 losses in

@@ -238,12 +238,10 @@ def clear(params: Params, work: State) -> None:  # pragma: no cover - compiled
 def same_chain(params: Params, s: State, own: int, a: int, b: int, c: int,
                work: State) -> bool:  # pragma: no cover - compiled
     """Whether ``b`` or ``c`` (-1: none) is in the chain of ``a`` among the stones at
-    ``s[own:own+D]`` (grown in ``work``'s work rows, cleared after)."""
+    ``s[own:own+D]``, grown in ``work``'s work rows (zero before) and left there."""
     d = params[P_DIAM]
     at = grow(params, s, own, a, work)
-    found = (b >= 0 and has(work, at, d, b)) or (c >= 0 and has(work, at, d, c))
-    clear(params, work)
-    return found
+    return (b >= 0 and has(work, at, d, b)) or (c >= 0 and has(work, at, d, c))
 
 
 @helper
@@ -251,7 +249,9 @@ def joins_twice(params: Params, s: State, own: int, a: int, work: State) -> int:
     """OpenSpiel's ``alreadyjoined`` for a stone put on ``a`` (before it is put): the own
     neighbours, in order, each but the one after a joined neighbour, joined to the stone's
     chain one by one: whether one was in it already (two of them were one chain). 1 when so,
-    0 when not, -1 when the stone touches none of its own (a chain of one wins nothing)."""
+    0 when not, -1 when the stone touches none of its own (a chain of one wins nothing). The
+    work rows of ``work`` are left holding the last chain grown (empty if none), which
+    :func:`wins` grows on from."""
     d = params[P_DIAM]
     nb = neighbours_at(params)
     y = a // d
@@ -279,15 +279,22 @@ def joins_twice(params: Params, s: State, own: int, a: int, work: State) -> int:
         return k - 1
     if same_chain(params, s, own, j0, j1, j2, work):
         return 1
-    return 1 if k == 3 and same_chain(params, s, own, j1, j2, -1, work) else 0
+    if k < 3:
+        return 0
+    clear(params, work)
+    return 1 if same_chain(params, s, own, j1, j2, -1, work) else 0
 
 
 @helper
 def wins(params: Params, s: State, own: int, a: int) -> bool:  # pragma: no cover - compiled
-    """Whether the chain of the stone on ``a`` (in ``s``, whose work rows it uses and clears)
-    touches three edges or two corners."""
+    """Whether the chain of the stone on ``a`` (in ``s``) touches three edges or two corners.
+    The chain grows in ``s``'s work rows from what they hold (empty, or the chain of a stone
+    next to ``a`` before ``a`` was put, which is part of it), and they are cleared after."""
     d = params[P_DIAM]
-    at = grow(params, s, own, a, s)
+    at = S_BOARDS + 2 * d
+    y = a // d
+    s[at + y] = row_fill(s[at + y] | (1 << (d - 1 - (a - y * d))), s[own + y])
+    fill(s, own, s, at, d, y)
     corners = 0
     edges = 0  # the edges touched, as bits
     for r in range(d):
