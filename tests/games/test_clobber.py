@@ -6,12 +6,21 @@ import re
 import numpy as np
 import pytest
 
+from tests.games.kit_parts import (
+    agents_play_legal_moves,
+    cross_check_with_names,
+    env_docstring_table_matches_the_spaces,
+    random_states,
+    tournament_evaluate_and_replay_gif,
+    untrained_alphazero_plays_out,
+    vector_env_with_an_alphabeta_opponent,
+)
 from tests.playouts import batched_search_moves_are_legal, perft
 from zerosum.envs import clobber_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
 from zerosum.games.clobber import Clobber
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic, openspiel_perft
 
 G = make_game("clobber")
 SMALL = {"rows": 2, "columns": 3}
@@ -71,10 +80,7 @@ def test_openspiel_cross_check():
             lines = str(os_state).split("\n")
             assert [line.strip().lstrip("0123456789") for line in lines[: g.rows]] == g.cells(s)
 
-        def same_name(s, os_state, a, g=g):
-            assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-        report = compare_with_openspiel(g, game, games, rng, same_board, check_action=same_name)
+        report = cross_check_with_names(g, game, games, rng, same_board)
         assert (report.outcomes[1] > 0 and report.outcomes[2] > 0) or games <= 10
         steps += report.steps
     assert steps > 5000
@@ -146,20 +152,6 @@ def test_variant_sizes():
     assert make_game("clobber", rows=8, columns=8) == Clobber(8, 8) != G
 
 
-def random_states(game, count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, game.max_game_length))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            s = game.apply(s, int(legal[rng.integers(len(legal))]))
-        out.append(s)
-    return out
-
-
 def test_position_round_trip_and_observation():
     g = make_game("clobber", rows=8, columns=8)  # bit 63 in use
     for s in random_states(g, 100, seed=11):
@@ -202,10 +194,7 @@ def test_ordering_takes_the_busiest_piece_first():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env = clobber_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", clobber_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", clobber_v0.__doc__)
+    env_docstring_table_matches_the_spaces(clobber_v0)
 
 
 # ---- the kit's engines on Clobber ---------------------------------------------------------------
@@ -229,34 +218,18 @@ def test_alphabeta_solves_small_boards():
 
 
 def test_mcts_and_search_agents_play_legal_moves():
-    from zerosum.agents import make_agent
     from zerosum.search import mcts
 
     g = make_game("clobber", rows=3, columns=3)
     result = mcts(g, g.initial_state(), sims=2000, seed=0)
     assert result.value > 0  # the first player wins 3x3
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=movable)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(G)
-        state = random_states(G, 1, 8)[0]
-        if not G.is_terminal(state):
-            assert int(agent.act(G, state)) in set(G.legal_actions(state).tolist())
+    # the first random state was over (its old loop then checked no agent): the first one still in play
+    state = next(s for s in random_states(G, 5, 8) if not G.is_terminal(s))
+    agents_play_legal_moves(G, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=movable)", G.default_opponent), state)
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("clobber_v0", 3, opponent="alphabeta(depth=1)", seed=0, rows=4, columns=5)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(30):
-        # a lane whose episode just ended has an empty mask: its next step resets it, whatever the action
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    vector_env_with_an_alphabeta_opponent("clobber_v0", 3, 30, rows=4, columns=5)
 
 
 def test_play_reads_moves_and_answers_help_and_hint():
@@ -276,39 +249,12 @@ def test_play_reads_moves_and_answers_help_and_hint():
 def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     states = [s for s in random_states(G, 4, 5) if not G.is_terminal(s)]
     batched_search_moves_are_legal(G, states)
-    torch = pytest.importorskip("torch")
-    from zerosum.agents import make_agent
-    from zerosum.nets import NetConfig, build_network, save_network
-
+    pytest.importorskip("torch")
     small = make_game("clobber", rows=4, columns=5)
-    torch.manual_seed(0)
-    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
-    path = save_network(tmp_path / "net.pt", build_network(small, config), small, config)
-    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
-    agent.prepare(small)
-    s = small.initial_state()
-    while not small.is_terminal(s):
-        s = small.apply(s, agent.act(small, s))
+    s = untrained_alphazero_plays_out(small, tmp_path)
     assert small.returns(s) in ((1.0, -1.0), (-1.0, 1.0))
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from zerosum.cli.replay import load_replay
-    from zerosum.evaluation import build_config, run_tournament
-    from zerosum.evaluation.store import Store
-
-    cfg = build_config({"game": "clobber", "variant": {"rows": 4, "columns": 5}, "games_per_pairing": 2,
-                        "agents": ["random", "alphabeta(depth=2)"], "workers": 1, "output": str(tmp_path / "t")})
-    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
-    store = Store(out.database)
-    ids = store.game_ids()
-    store.close()
-    assert len(ids) == 4  # both seats
-    replay = load_replay(str(out.database), str(ids[0]))
-    gif = tmp_path / "game.gif"
-    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
-    import zerosum
-
-    report = zerosum.evaluate("alphabeta(depth=2)", "clobber_v0", opponents=["random"], games=2, seed=0,
-                              variant={"rows": 4, "columns": 5})
-    assert report.results[0].total.games == 2
+    tournament_evaluate_and_replay_gif(tmp_path, "clobber", ["random", "alphabeta(depth=2)"], "alphabeta(depth=2)",
+                                       variant={"rows": 4, "columns": 5})
