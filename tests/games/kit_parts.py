@@ -23,7 +23,7 @@ def random_states(game: Game, count: int, seed: int, max_plies: int | None = Non
     """``count`` states, each after a random number (below ``max_plies``, default the game's
     maximum length) of random moves from the start; some may be terminal."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[State] = []
     while len(out) < count:
         s = game.initial_state()
         for _ in range(int(rng.integers(0, game.max_game_length if max_plies is None else max_plies))):
@@ -120,7 +120,7 @@ def tournament_evaluate_and_replay_gif(tmp_path: Path, game: str, agents: Sequen
     gif = tmp_path / "game.gif"
     assert replay_main([str(out.database), str(ids[0]), "--gif", str(gif)]) == 0 and gif.stat().st_size > 0
     with Image.open(gif) as im:
-        frames = im.n_frames
+        frames = int(getattr(im, "n_frames", 1))  # a GIF of one frame has none
     assert frames == len(load_replay(str(out.database), str(ids[0])).actions) + 1
     return standings, frames
 

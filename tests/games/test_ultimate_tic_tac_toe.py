@@ -7,12 +7,21 @@ import re
 import numpy as np
 import pytest
 
+from tests.games import kit_parts
+from tests.games.kit_parts import (
+    agents_play_legal_moves,
+    cross_check_with_names,
+    env_docstring_table_matches_the_spaces,
+    tournament_evaluate_and_replay_gif,
+    untrained_alphazero_plays_out,
+    vector_env_with_an_alphabeta_opponent,
+)
 from tests.playouts import batched_search_moves_are_legal, perft
 from zerosum.envs import ultimate_tic_tac_toe_v0
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.ultimate_tic_tac_toe import UltimateTicTacToe
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic, openspiel_perft
 
 G = make_game("ultimate_tic_tac_toe")
 # x has won boards 0 and 1 and has two in the top row of board 2, where it is to play
@@ -27,17 +36,7 @@ def play(moves, s=None):
 
 
 def random_states(count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = G.initial_state()
-        for _ in range(int(rng.integers(0, 120))):
-            if G.is_terminal(s):
-                break
-            legal = G.legal_actions(s)
-            s = G.apply(s, int(legal[rng.integers(len(legal))]))
-        out.append(s)
-    return out
+    return kit_parts.random_states(G, count, seed, max_plies=120)
 
 
 def test_conformance():
@@ -76,10 +75,7 @@ def test_openspiel_cross_check():
         assert [line.replace(" ", "") for line in text.split("\n") if line.strip()][:9] == G.cells(s)
         assert text.endswith(f"Forced board: {'any' if G.choosing(s) else int(s[1])}")
 
-    def same_name(s, os_state, a):
-        assert G.action_to_string(a, s) == os_state.action_to_string(a)
-
-    report = compare_with_openspiel(G, game, 300, np.random.default_rng(5858), same_board, check_action=same_name)
+    report = cross_check_with_names(G, game, 300, np.random.default_rng(5858), same_board)
     assert report.steps > 15000 and all(report.outcomes[o] > 0 for o in (Outcome.P0_WINS, Outcome.P1_WINS,
                                                                          Outcome.DRAW))
 
@@ -187,16 +183,11 @@ def test_ordering_wins_a_board_first():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env = ultimate_tic_tac_toe_v0.env()
-    doc = ultimate_tic_tac_toe_v0.__doc__
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", doc)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", doc)
+    env_docstring_table_matches_the_spaces(ultimate_tic_tac_toe_v0)
 
 
 # ---- the kit's engines -----------------------------------------------------------------------
 def test_mcts_minimax_and_search_agents():
-    from zerosum.agents import make_agent
     from zerosum.search import mcts, minimax
 
     s = G.position(WIN_IN_ONE, forced=2)
@@ -205,27 +196,13 @@ def test_mcts_minimax_and_search_agents():
         if not G.is_terminal(s):
             for name in ("boards", "threats"):
                 assert AlphaBeta(G, name).search(s, 3).value == minimax(G, s, 3, heuristic=name).value
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boards)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(G)
-        state = random_states(1, 8)[0]
-        if not G.is_terminal(state):
-            assert int(agent.act(G, state)) in set(G.legal_actions(state).tolist())
+    # the first random state was over (its old loop then checked no agent): the first one still in play
+    state = next(s for s in random_states(5, 8) if not G.is_terminal(s))
+    agents_play_legal_moves(G, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boards)", G.default_opponent), state)
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("ultimate_tic_tac_toe_v0", 2, opponent="alphabeta(depth=1)", seed=0)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(120):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    vector_env_with_an_alphabeta_opponent("ultimate_tic_tac_toe_v0", 2, 120)
 
 
 def test_play_reads_boards_and_cells_and_answers_help_and_hint():
@@ -245,37 +222,11 @@ def test_play_reads_boards_and_cells_and_answers_help_and_hint():
 def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     states = [s for s in random_states(4, 5) if not G.is_terminal(s)]
     batched_search_moves_are_legal(G, states)
-    torch = pytest.importorskip("torch")
-    from zerosum.agents import make_agent
-    from zerosum.nets import NetConfig, build_network, save_network
-
-    torch.manual_seed(0)
-    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
-    path = save_network(tmp_path / "net.pt", build_network(G, config), G, config)
-    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
-    agent.prepare(G)
-    s = G.initial_state()
-    while not G.is_terminal(s):
-        s = G.apply(s, agent.act(G, s))
+    pytest.importorskip("torch")
+    s = untrained_alphazero_plays_out(G, tmp_path)
     assert G.outcome(s) in (Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from zerosum.cli.replay import load_replay
-    from zerosum.evaluation import build_config, run_tournament
-    from zerosum.evaluation.store import Store
-
-    cfg = build_config({"game": "ultimate_tic_tac_toe", "games_per_pairing": 2, "agents": ["random", "mcts(sims=20)"],
-                        "workers": 1, "output": str(tmp_path / "t")})
-    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
-    store = Store(out.database)
-    ids = store.game_ids()
-    store.close()
-    assert len(ids) == 4  # both seats
-    replay = load_replay(str(out.database), str(ids[0]))
-    gif = tmp_path / "game.gif"
-    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
-    import zerosum
-
-    report = zerosum.evaluate("alphabeta(depth=1)", "ultimate_tic_tac_toe_v0", opponents=["random"], games=2, seed=0)
-    assert report.results[0].total.games == 2
+    tournament_evaluate_and_replay_gif(tmp_path, "ultimate_tic_tac_toe", ["random", "mcts(sims=20)"],
+                                       "alphabeta(depth=1)")
