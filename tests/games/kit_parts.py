@@ -133,3 +133,13 @@ def env_docstring_table_matches_the_spaces(env_module: ModuleType) -> None:
     assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", doc)
     shape = env.observation_space("player_0")["observation"].shape
     assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", doc)
+
+
+def play_main_text(argv: Sequence[str], typed: Iterable[str]) -> str:
+    """``zerosum play ARGV`` fed the ``typed`` lines: it exits 0; all it wrote, joined by newlines."""
+    from zerosum.cli.play import play_main
+
+    lines = iter(typed)
+    out: list[str] = []
+    assert play_main(list(argv), input_fn=lambda prompt: next(lines), output_fn=out.append) == 0
+    return "\n".join(out)

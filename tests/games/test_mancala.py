@@ -1,14 +1,21 @@
 """Mancala (Kalah): the conformance kit, perft and the OpenSpiel cross-check at every step,
 scripted sowing, captures and extra turns, the move cap, errors and the heuristics."""
 
-import re
 
 import numpy as np
 import pytest
 
+from tests.games.kit_parts import (
+    agents_play_legal_moves,
+    cross_check_with_names,
+    env_docstring_table_matches_the_spaces,
+    play_main_text,
+    tournament_evaluate_and_replay_gif,
+    vector_env_with_an_alphabeta_opponent,
+)
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.mancala import Mancala
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft, perft
+from zerosum.testing import check_game, check_heuristic, openspiel_perft, perft
 
 G = make_game("mancala")
 
@@ -47,10 +54,7 @@ def cross_check(games, seed):
     def same_board(s, os_state):
         assert G.board(s) == [int(x) for x in os_state.observation_tensor(0)[:14]]
 
-    def same_name(s, os_state, a):
-        assert G.action_to_string(a, s) == os_state.action_to_string(a)
-
-    report = compare_with_openspiel(G, pyspiel.load_game("mancala"), games, seed, same_board, check_action=same_name)
+    report = cross_check_with_names(G, pyspiel.load_game("mancala"), games, seed, same_board)
     assert set(report.outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
     return report.steps
 
@@ -196,34 +200,13 @@ def test_alphabeta_takes_the_extra_turn_and_the_capture():
 
 
 def test_agents_and_the_vector_env():
-    from zerosum.agents import make_agent
-    from zerosum.envs import make_vec
-
-    for spec in ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)", "alphabeta(depth=3)"):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(G)
-        state = play(G, "3 1")
-        assert int(agent.act(G, state)) in set(G.legal_actions(state).tolist())
-    env = make_vec("mancala_v0", 2, opponent="alphabeta(depth=1)", seed=0)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(80):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
+                                "alphabeta(depth=3)"), play(G, "3 1"))
+    vector_env_with_an_alphabeta_opponent("mancala_v0", 2, 80)
 
 
 def test_play_reads_pit_numbers():
-    from zerosum.cli.play import play_main
-
-    typed = iter(["help", "hint", "3", "quit"])
-    out: list[str] = []
-    assert play_main(["mancala", "--opponent", "alphabeta(depth=1)", "--seed", "0"],
-                     input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
-    text = "\n".join(out)
+    text = play_main_text(["mancala", "--opponent", "alphabeta(depth=1)", "--seed", "0"], ["help", "hint", "3", "quit"])
     assert "hint: " in text and "You left the game." in text
     assert "4   4   0   5   5   5" in text  # pit 3 sown: the extra turn leaves player 0 to move
 
@@ -231,26 +214,10 @@ def test_play_reads_pit_numbers():
 def test_the_env_docstring_table_matches_the_spaces():
     from zerosum.envs import mancala_v0
 
-    env = mancala_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", mancala_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", mancala_v0.__doc__)
+    env_docstring_table_matches_the_spaces(mancala_v0)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from PIL import Image
-
-    import zerosum
-    from zerosum.cli.replay import replay_main
-    from zerosum.evaluation import build_config, run_tournament
-
-    cfg = build_config({"game": "mancala", "agents": ["random", "alphabeta(depth=2)"], "games_per_pairing": 2,
-                        "workers": 1, "output": str(tmp_path / "t")})
-    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
-    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
-    report = zerosum.evaluate("alphabeta(depth=2)", "mancala_v0", opponents=["random"], games=2, seed=0)
-    assert "random" in str(report)
-    gif = tmp_path / "game.gif"
-    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
-    with Image.open(gif) as im:
-        assert im.n_frames > 10
+    _, frames = tournament_evaluate_and_replay_gif(tmp_path, "mancala", ["random", "alphabeta(depth=2)"],
+                                                   "alphabeta(depth=2)")
+    assert frames > 10
