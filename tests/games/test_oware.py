@@ -2,14 +2,21 @@
 of the board included), captures, the grand slam, feeding a starving opponent,
 repetitions, the move cap, errors and the heuristics."""
 
-import re
 
 import numpy as np
 import pytest
 
+from tests.games.kit_parts import (
+    agents_play_legal_moves,
+    cross_check_with_names,
+    env_docstring_table_matches_the_spaces,
+    play_main_text,
+    tournament_evaluate_and_replay_gif,
+    vector_env_with_an_alphabeta_opponent,
+)
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.oware import Oware
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft, perft
+from zerosum.testing import check_game, check_heuristic, openspiel_perft, perft
 
 G = make_game("oware")
 SMALL = {"num_houses_per_player": 3, "num_seeds_per_house": 2}
@@ -58,11 +65,7 @@ def cross_check(variant, games, seed):
     def same_board(s, os_state):
         assert g.render(s) == str(os_state)
 
-    def same_name(s, os_state, a):
-        assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-    return compare_with_openspiel(g, pyspiel.load_game("oware", variant), games, seed, same_board,
-                                  check_action=same_name)
+    return cross_check_with_names(g, pyspiel.load_game("oware", variant), games, seed, same_board)
 
 
 @pytest.mark.parametrize(("variant", "games"), [({}, 100), (SMALL, 300), (TINY, 100),
@@ -202,7 +205,6 @@ def test_heuristic_values():
 
 
 def test_search_finds_the_capture_and_agents_play():
-    from zerosum.agents import make_agent
     from zerosum.search import alphabeta, mcts
 
     s = G.position([0, 0, 0, 0, 0, 3, 1, 2, 2, 4, 0, 0], (17, 19), 0)
@@ -210,36 +212,16 @@ def test_search_finds_the_capture_and_agents_play():
         result = alphabeta(G, s, depth=2, heuristic=name)
         assert result.action == 5 and result.value > 0  # F wins at once
     assert mcts(G, s, sims=300, seed=0).action == 5
-    for spec in ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)", "alphabeta(depth=3)"):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(G)
-        state = play(G, "C d")
-        assert int(agent.act(G, state)) in set(G.legal_actions(state).tolist())
+    agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
+                                "alphabeta(depth=3)"), play(G, "C d"))
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("oware_v0", 2, opponent="alphabeta(depth=1)", seed=0, **SMALL)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(60):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    vector_env_with_an_alphabeta_opponent("oware_v0", 2, 60, **SMALL)
 
 
 def test_play_reads_house_letters():
-    from zerosum.cli.play import play_main
-
-    typed = iter(["help", "hint", "c", "quit"])
-    out: list[str] = []
-    assert play_main(["oware", "--opponent", "alphabeta(depth=1)", "--seed", "0"],
-                     input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
-    text = "\n".join(out)
+    text = play_main_text(["oware", "--opponent", "alphabeta(depth=1)", "--seed", "0"], ["help", "hint", "c", "quit"])
     assert "hint: " in text and "You left the game." in text
     assert "  4  4  0  5  5  5" in text  # C sown: one seed in each of D, E, F and a
 
@@ -247,26 +229,10 @@ def test_play_reads_house_letters():
 def test_the_env_docstring_table_matches_the_spaces():
     from zerosum.envs import oware_v0
 
-    env = oware_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", oware_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", oware_v0.__doc__)
+    env_docstring_table_matches_the_spaces(oware_v0)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from PIL import Image
-
-    import zerosum
-    from zerosum.cli.replay import replay_main
-    from zerosum.evaluation import build_config, run_tournament
-
-    cfg = build_config({"game": "oware", "variant": SMALL, "agents": ["random", "alphabeta(depth=2)"],
-                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
-    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
-    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
-    report = zerosum.evaluate("alphabeta(depth=2)", "oware_v0", opponents=["random"], games=2, seed=0, variant=SMALL)
-    assert "random" in str(report)
-    gif = tmp_path / "game.gif"
-    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
-    with Image.open(gif) as im:
-        assert im.n_frames > 3
+    _, frames = tournament_evaluate_and_replay_gif(tmp_path, "oware", ["random", "alphabeta(depth=2)"],
+                                                   "alphabeta(depth=2)", variant=SMALL)
+    assert frames > 3
