@@ -5,6 +5,12 @@ the heuristics and the kit's engines."""
 import numpy as np
 import pytest
 
+from tests.games.kit_parts import (
+    agents_play_legal_moves,
+    play_main_text,
+    tournament_evaluate_and_replay_gif,
+    vector_env_with_an_alphabeta_opponent,
+)
 from tests.playouts import perft
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.dots_and_boxes import DotsAndBoxes
@@ -319,39 +325,18 @@ def test_search_takes_the_opened_chain():
 
 
 def test_agents_play_legal_moves():
-    from zerosum.agents import make_agent
-
     g = make_game("dots_and_boxes", num_rows=3, num_cols=3)
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boxes)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(g)
-        state = play(g, "a1-b1 b2-b3")
-        assert int(agent.act(g, state)) in set(g.legal_actions(state).tolist())
+    agents_play_legal_moves(g, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boxes)", G.default_opponent),
+                            play(g, "a1-b1 b2-b3"))
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("dots_and_boxes_v0", 3, opponent="alphabeta(depth=1)", seed=0, num_rows=2, num_cols=2)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(40):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    vector_env_with_an_alphabeta_opponent("dots_and_boxes_v0", 3, 40, num_rows=2, num_cols=2)
 
 
 def test_play_reads_dots_help_and_hint():
-    from zerosum.cli.play import play_main
-
-    typed = iter(["help a", "hint", "b1-a1", "quit"])
-    out: list[str] = []
-    assert play_main(["dots_and_boxes", "--opponent", "mcts(sims=30)", "--seed", "0"],
-                     input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
-    text = "\n".join(out)
+    text = play_main_text(["dots_and_boxes", "--opponent", "mcts(sims=30)", "--seed", "0"],
+                          ["help a", "hint", "b1-a1", "quit"])
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     assert "1 +---+" in text  # the line a1-b1 drawn on the board shown after the move
 
@@ -359,22 +344,9 @@ def test_play_reads_dots_help_and_hint():
 def test_tournament_evaluate_and_replay_gif(tmp_path):
     """A tournament on the margin variant scores wins, draws and losses (returns stay +1/-1/0),
     evaluate reports, and replay --gif draws the stored game line by line."""
-    from PIL import Image
-
-    import zerosum
-    from zerosum.cli.replay import replay_main
-    from zerosum.evaluation import build_config, run_tournament
-
     variant = {"num_rows": 3, "num_cols": 3, "utility_margin": True}
-    cfg = build_config({"game": "dots_and_boxes", "variant": variant, "agents": ["random", "alphabeta(depth=2)"],
-                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
-    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
-    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
+    standings, frames = tournament_evaluate_and_replay_gif(tmp_path, "dots_and_boxes",
+                                                           ["random", "alphabeta(depth=2)"], "alphabeta(depth=2)",
+                                                           variant=variant)
     assert all(0.0 <= row["score"] <= 1.0 for row in standings), standings
-    report = zerosum.evaluate("alphabeta(depth=2)", "dots_and_boxes_v0", opponents=["random"], games=2, seed=0,
-                              variant=variant)
-    assert "random" in str(report)
-    gif = tmp_path / "game.gif"
-    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
-    with Image.open(gif) as im:
-        assert im.n_frames == 25  # the empty board and one frame a line
+    assert frames == 25  # the empty board and one frame a line
