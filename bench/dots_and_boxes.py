@@ -9,13 +9,9 @@ OpenSpiel's MCTSBot.
    and the line each action names must be equal in zerosum and in pyspiel.
 2. Perft from the start on 2x2 to ``--depth`` plies, and every whole game of 1x2 boxes
    (5,040) with its outcome, counted by both.
-3. Speed: random games on 2x2 in the loop a user writes (``current_player``,
-   ``legal_actions``, ``apply(s, int(a))``, ``returns``) on both sides, the same games,
-   taking turns in rounds; CPU seconds of this process (issue 57's target: >= 1.5x).
-4. Strength (skipped with ``--strength-games 0``): ``DotsAndBoxes.default_opponent``
-   against OpenSpiel's ``MCTSBot`` (1,000 simulations, random rollouts; bench/strength.py,
-   which plays it, says how) on 2x2, seats alternating from paired 4-ply random openings
-   (target: >= 0.75 over 100 games).
+3. Speed: the natural loop on 2x2 on both sides, the ratio ours / pyspiel's moves a second, and
+4. Strength on 2x2: ``DotsAndBoxes.default_opponent`` against OpenSpiel's ``MCTSBot(1000)``
+   (skipped with ``--strength-games 0``), both as bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 
@@ -24,15 +20,12 @@ Prints one JSON document, then a table::
 
 from __future__ import annotations
 
-import argparse
-import os
 import time
 from typing import Any
 
 import numpy as np
 
-from _openspiel_game import COLUMNS, perft_rows, speed, strength
-from _report import emit, headline
+from _openspiel_game import finish, options, perft_rows
 from zerosum.games import Outcome, make_game
 from zerosum.testing import compare_with_openspiel
 
@@ -97,34 +90,13 @@ def whole_games(variant: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=500, help="random games compared with OpenSpiel, per variant")
-    ap.add_argument("--depth", type=int, default=6, help="perft depth from the start on 2x2")
-    ap.add_argument("--speed-games", type=int, default=3000, help="random games for the speed ratio")
-    ap.add_argument("--strength-games", type=int, default=100, help="games against MCTSBot (0: skip)")
-    ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--log", default="", help="JSON-lines file of the strength games (appended; read to resume)")
-    ap.add_argument("--quick", action="store_true", help="100 games a variant, perft to 5, 500 speed games, "
-                                                         "no strength games")
-    args = ap.parse_args()
-    if args.quick:
-        args.games, args.depth, args.speed_games, args.strength_games = 100, 5, 500, 0
+    args = options(__doc__, games=500, depth=6, speed_games=3000, quick=(100, 5, 500),
+                   games_help="random games compared with OpenSpiel, per variant",
+                   depth_help="perft depth from the start on 2x2")
     rows = [compare(v, args.games, args.seed + i) for i, v in enumerate(VARIANTS)]
     rows += perft_rows(NAME, {}, args.depth, DEFAULT)
     rows.append(whole_games({"num_rows": 1, "num_cols": 2}))
-    fast = speed(NAME, args.speed_games, 10, args.seed, DEFAULT)
-    rows.append(fast)
-    steps = sum(r["steps"] for r in rows if r["what"] == "random games")
-    lines = [headline(f"{NAME} steps equal to OpenSpiel's (random games)", steps),
-             headline(f"{NAME} natural loop vs pyspiel, moves/s", fast["zerosum moves/s"], fast["pyspiel moves/s"],
-                      ">= 1.5x")]
-    record = None
-    if args.strength_games:
-        record, row, line = strength(NAME, args.strength_games, args.workers, args.log, DEFAULT)
-        rows.append(row)
-        lines.append(line)
-    emit(NAME, rows, COLUMNS, {"headline": lines, "strength": record, "load_1min": os.getloadavg()[0]})
+    finish(NAME, DEFAULT, rows, args, "random games")
 
 
 if __name__ == "__main__":

@@ -8,14 +8,9 @@ random-playout speed, and the default opponent's strength against OpenSpiel's MC
    grand slams, starving opponents who must be fed, and repetitions.
 2. Perft from the start to ``--depth`` plies on the default board (to 9 on 3 houses of 2
    seeds), counted by both.
-3. Speed: random games in the loop a user writes (``current_player``, ``legal_actions``,
-   ``apply(s, int(a))``, ``returns``) on both sides, the same games (one seed each),
-   taking turns in rounds; CPU seconds of this process; the ratio is ours / pyspiel's
-   moves a second (issue 57's target: >= 1.5x).
-4. Strength (skipped with ``--strength-games 0``): ``Oware.default_opponent`` against
-   OpenSpiel's ``MCTSBot`` (1,000 simulations, random rollouts; bench/strength.py, which
-   plays it, says how), seats alternating from paired 4-ply random openings (target:
-   >= 0.75 over 100 games).
+3. Speed: the natural loop on both sides, the ratio ours / pyspiel's moves a second, and
+4. Strength: ``Oware.default_opponent`` against OpenSpiel's ``MCTSBot(1000)`` (skipped with
+   ``--strength-games 0``), both as bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 
@@ -24,11 +19,8 @@ Prints one JSON document, then a table::
 
 from __future__ import annotations
 
-import argparse
-import os
 
-from _openspiel_game import COLUMNS, compare, perft_rows, speed, strength
-from _report import emit, headline
+from _openspiel_game import compare, finish, options, perft_rows
 
 NAME = "oware"
 DEFAULT = "6 houses x 4 seeds (default)"
@@ -43,34 +35,12 @@ def same_board(g, s, st) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=300, help="random games per variant compared with OpenSpiel")
-    ap.add_argument("--depth", type=int, default=7, help="perft depth from the start")
-    ap.add_argument("--speed-games", type=int, default=2000, help="random games for the speed ratio")
-    ap.add_argument("--strength-games", type=int, default=100, help="games against MCTSBot (0: skip)")
-    ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--log", default="", help="JSON-lines file of the strength games (appended; read to resume)")
-    ap.add_argument("--quick", action="store_true", help="50 games a variant, perft to 5, 300 speed games, "
-                    "no strength games")
-    args = ap.parse_args()
-    if args.quick:
-        args.games, args.depth, args.speed_games, args.strength_games = 50, 5, 300, 0
+    args = options(__doc__, games=300, depth=7, speed_games=2000, quick=(50, 5, 300),
+                   games_help="random games per variant compared with OpenSpiel")
     rows = [compare(NAME, v, args.games, args.seed + i, same_board, DEFAULT) for i, v in enumerate(VARIANTS)]
     rows += perft_rows(NAME, {}, args.depth, DEFAULT)
     rows += perft_rows(NAME, dict(VARIANTS[1]), args.depth + 2, DEFAULT)
-    fast = speed(NAME, args.speed_games, 10, args.seed, DEFAULT)
-    rows.append(fast)
-    steps = sum(r["steps"] for r in rows if r["what"] == "random games")
-    lines = [headline(f"{NAME} steps equal to OpenSpiel's (random games, {len(VARIANTS)} variants)", steps),
-             headline(f"{NAME} natural loop vs pyspiel, moves/s", fast["zerosum moves/s"], fast["pyspiel moves/s"],
-                      ">= 1.5x")]
-    record = None
-    if args.strength_games:
-        record, row, line = strength(NAME, args.strength_games, args.workers, args.log, DEFAULT)
-        rows.append(row)
-        lines.append(line)
-    emit(NAME, rows, COLUMNS, {"headline": lines, "strength": record, "load_1min": os.getloadavg()[0]})
+    finish(NAME, DEFAULT, rows, args, f"random games, {len(VARIANTS)} variants")
 
 
 if __name__ == "__main__":

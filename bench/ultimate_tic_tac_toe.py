@@ -6,14 +6,9 @@ OpenSpiel's MCTSBot.
    board in play, the player to move, the terminal flag, the returns and the names of the
    actions played must be equal in zerosum and in pyspiel.
 2. Perft from the start to ``--depth`` plies, counted by both.
-3. Speed: random games in the loop a user writes (``current_player``, ``legal_actions``,
-   ``apply(s, int(a))``, ``returns``) on both sides, the same games (one seed each),
-   taking turns in rounds; CPU seconds of this process; the ratio is ours / pyspiel's
-   moves a second (issue 57's target: >= 1.5x).
-4. Strength (skipped with ``--strength-games 0``): ``UltimateTicTacToe.default_opponent``
-   against OpenSpiel's ``MCTSBot`` (1,000 simulations, random rollouts; bench/strength.py,
-   which plays it, says how), seats alternating from paired 4-ply random openings
-   (target: >= 0.75 over 100 games).
+3. Speed: the natural loop on both sides, the ratio ours / pyspiel's moves a second, and
+4. Strength: ``UltimateTicTacToe.default_opponent`` against OpenSpiel's ``MCTSBot(1000)`` (skipped with
+   ``--strength-games 0``), both as bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 
@@ -22,11 +17,8 @@ Prints one JSON document, then a table::
 
 from __future__ import annotations
 
-import argparse
-import os
 
-from _openspiel_game import COLUMNS, compare, perft_rows, speed, strength
-from _report import emit, headline
+from _openspiel_game import compare, finish, options, perft_rows
 
 NAME = "ultimate_tic_tac_toe"
 DEFAULT = "3x3 of 3x3"
@@ -40,31 +32,10 @@ def same_board(g, s, st) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=1000, help="random games compared with OpenSpiel")
-    ap.add_argument("--depth", type=int, default=5, help="perft depth from the start")
-    ap.add_argument("--speed-games", type=int, default=1000, help="random games for the speed ratio")
-    ap.add_argument("--strength-games", type=int, default=100, help="games against MCTSBot (0: skip)")
-    ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--log", default="", help="JSON-lines file of the strength games (appended; read to resume)")
-    ap.add_argument("--quick", action="store_true", help="200 games, perft to 4, 200 speed games, no strength games")
-    args = ap.parse_args()
-    if args.quick:
-        args.games, args.depth, args.speed_games, args.strength_games = 200, 4, 200, 0
+    args = options(__doc__, games=1000, depth=5, speed_games=1000, quick=(200, 4, 200))
     rows = [compare(NAME, {}, args.games, args.seed, same_board, DEFAULT)]
     rows += perft_rows(NAME, {}, args.depth, DEFAULT)
-    fast = speed(NAME, args.speed_games, 10, args.seed, DEFAULT)
-    rows.append(fast)
-    lines = [headline(f"{NAME} steps equal to OpenSpiel's (random games)", rows[0]["steps"]),
-             headline(f"{NAME} natural loop vs pyspiel, moves/s", fast["zerosum moves/s"], fast["pyspiel moves/s"],
-                      ">= 1.5x")]
-    record = None
-    if args.strength_games:
-        record, row, line = strength(NAME, args.strength_games, args.workers, args.log, DEFAULT)
-        rows.append(row)
-        lines.append(line)
-    emit(NAME, rows, COLUMNS, {"headline": lines, "strength": record, "load_1min": os.getloadavg()[0]})
+    finish(NAME, DEFAULT, rows, args, "random games")
 
 
 if __name__ == "__main__":
