@@ -13,15 +13,40 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 
 from zerosum.games import Game, State
-from zerosum.testing import OpenSpielReport, compare_with_openspiel
+from zerosum.testing import OpenSpielReport, compare_with_openspiel, openspiel_perft, perft
+
+
+def play(game: Game, moves: str | Sequence[str], state: State | None = None) -> State:
+    """Play ``moves`` (names ``string_to_action`` reads: a list, or one string of them split at
+    spaces) from ``state``, by default the start."""
+    s = game.initial_state() if state is None else state
+    for m in moves.split() if isinstance(moves, str) else moves:
+        s = game.apply(s, game.string_to_action(m, s))
+    return s
+
+
+def perft_counts(game: Game, depth: int) -> list[int]:
+    """Perft from the start at each depth from 1 to ``depth``."""
+    return [perft(game, game.initial_state(), d) for d in range(1, depth + 1)]
+
+
+def openspiel_perft_counts(name: str, variant: dict[str, Any] | None, depth: int) -> list[int]:
+    """OpenSpiel's perft of its game ``name`` (with ``variant``'s parameters) from the start at
+    each depth from 1 to ``depth``; the test is skipped without pyspiel."""
+    pyspiel = pytest.importorskip("pyspiel")
+    state = pyspiel.load_game(name, dict(variant or {})).new_initial_state()
+    return [openspiel_perft(state, d) for d in range(1, depth + 1)]
 
 
 
-def random_states(game: Game, count: int, seed: int, max_plies: int | None = None) -> list[State]:
+def random_states(game: Game, count: int, seed: int | np.random.Generator,
+                  max_plies: int | None = None) -> list[State]:
     """``count`` states, each after a random number (below ``max_plies``, default the game's
-    maximum length) of random moves from the start; some may be terminal."""
+    maximum length) of random moves from the start; some may be terminal. ``seed`` may be a
+    generator, which goes on from where it stands."""
     rng = np.random.default_rng(seed)
     out: list[State] = []
     while len(out) < count:

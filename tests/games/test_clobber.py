@@ -10,17 +10,19 @@ from tests.games.kit_parts import (
     agents_play_legal_moves,
     cross_check_with_names,
     env_docstring_table_matches_the_spaces,
+    openspiel_perft_counts,
+    perft_counts,
     random_states,
     tournament_evaluate_and_replay_gif,
     untrained_alphazero_plays_out,
     vector_env_with_an_alphabeta_opponent,
 )
-from tests.playouts import batched_search_moves_are_legal, perft
+from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import clobber_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
 from zerosum.games.clobber import Clobber
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("clobber")
 SMALL = {"rows": 2, "columns": 3}
@@ -48,15 +50,12 @@ PERFT = [({}, [49, 2116, 80063, 2630382]), ({"rows": 8, "columns": 8}, [112, 118
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("clobber", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert perft_counts(make_game("clobber", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("clobber", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 4)] == counts[:3]
+    assert openspiel_perft_counts("clobber", variant, 3) == counts[:3]
 
 
 # (variant, random games): about 6,000 compared steps

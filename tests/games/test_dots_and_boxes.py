@@ -7,25 +7,21 @@ import pytest
 
 from tests.games.kit_parts import (
     agents_play_legal_moves,
+    openspiel_perft_counts,
+    perft_counts,
+    play,
     play_main_text,
+    random_states,
     tournament_evaluate_and_replay_gif,
     vector_env_with_an_alphabeta_opponent,
 )
-from tests.playouts import perft
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.dots_and_boxes import DotsAndBoxes
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic, compare_with_openspiel
 
 G = make_game("dots_and_boxes")
 VARIANTS = [{}, {"num_rows": 3, "num_cols": 4, "utility_margin": True}, {"num_rows": 1, "num_cols": 5},
             {"num_rows": 4, "num_cols": 2}]
-
-
-def play(game, moves):
-    s = game.initial_state()
-    for m in moves.split():
-        s = game.apply(s, game.string_to_action(m, s))
-    return s
 
 
 @pytest.mark.parametrize("variant", [VARIANTS[0], VARIANTS[2], VARIANTS[3]])
@@ -42,15 +38,12 @@ PERFT = [({}, [12, 132, 1320, 11880, 95040]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("dots_and_boxes", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert perft_counts(make_game("dots_and_boxes", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("dots_and_boxes", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert openspiel_perft_counts("dots_and_boxes", variant, len(counts)) == counts
 
 
 def outcomes(g, s):
@@ -201,13 +194,7 @@ def test_render_and_position_round_trip():
     rng = np.random.default_rng(3)
     for variant in VARIANTS:
         g = make_game("dots_and_boxes", **variant)
-        for _ in range(30):
-            s = g.initial_state()
-            for _ in range(int(rng.integers(0, g.max_game_length + 1))):
-                if g.is_terminal(s):
-                    break
-                legal = g.legal_actions(s)
-                s = g.apply(s, int(legal[rng.integers(len(legal))]))
+        for s in random_states(g, 30, rng, max_plies=g.max_game_length + 1):  # one generator for all variants
             assert np.array_equal(g.position(g.cells(s), "XO"[g.current_player(s)]), s)
 
 

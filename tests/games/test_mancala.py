@@ -9,22 +9,18 @@ from tests.games.kit_parts import (
     agents_play_legal_moves,
     cross_check_with_names,
     env_docstring_table_matches_the_spaces,
+    openspiel_perft_counts,
+    perft_counts,
+    play,
     play_main_text,
     tournament_evaluate_and_replay_gif,
     vector_env_with_an_alphabeta_opponent,
 )
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.mancala import Mancala
-from zerosum.testing import check_game, check_heuristic, openspiel_perft, perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("mancala")
-
-
-def play(game, moves):
-    s = game.initial_state()
-    for m in moves.split():
-        s = game.apply(s, game.string_to_action(m, s))
-    return s
 
 
 def test_check_game():
@@ -36,13 +32,11 @@ PERFT = [6, 35, 185, 942, 4690, 23233, 114430]
 
 
 def test_perft():
-    assert [perft(G, G.initial_state(), d) for d in range(1, len(PERFT) + 1)] == PERFT
+    assert perft_counts(G, len(PERFT)) == PERFT
 
 
 def test_openspiel_perft():
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("mancala")
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 7)] == PERFT[:6]
+    assert openspiel_perft_counts("mancala", {}, 6) == PERFT[:6]
 
 
 def cross_check(games, seed):

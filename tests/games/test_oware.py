@@ -10,24 +10,20 @@ from tests.games.kit_parts import (
     agents_play_legal_moves,
     cross_check_with_names,
     env_docstring_table_matches_the_spaces,
+    openspiel_perft_counts,
+    perft_counts,
+    play,
     play_main_text,
     tournament_evaluate_and_replay_gif,
     vector_env_with_an_alphabeta_opponent,
 )
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.oware import Oware
-from zerosum.testing import check_game, check_heuristic, openspiel_perft, perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("oware")
 SMALL = {"num_houses_per_player": 3, "num_seeds_per_house": 2}
 TINY = {"num_houses_per_player": 2, "num_seeds_per_house": 1}
-
-
-def play(game, moves, state=None):
-    s = game.initial_state() if state is None else state
-    for m in moves.split():
-        s = game.apply(s, game.string_to_action(m, s))
-    return s
 
 
 @pytest.mark.parametrize("variant", [{}, SMALL, {"num_houses_per_player": 1, "num_seeds_per_house": 5}])
@@ -43,15 +39,12 @@ PERFT = [({}, [6, 36, 190, 1014, 5219, 27332, 139157]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("oware", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert perft_counts(make_game("oware", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), [(v, c[:6]) for v, c in PERFT])
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("oware", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert openspiel_perft_counts("oware", variant, len(counts)) == counts
 
 
 def cross_check(variant, games, seed):

@@ -12,16 +12,18 @@ from tests.games.kit_parts import (
     agents_play_legal_moves,
     cross_check_with_names,
     env_docstring_table_matches_the_spaces,
+    openspiel_perft_counts,
+    perft_counts,
     tournament_evaluate_and_replay_gif,
     untrained_alphazero_plays_out,
     vector_env_with_an_alphabeta_opponent,
 )
-from tests.playouts import batched_search_moves_are_legal, perft
+from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import ultimate_tic_tac_toe_v0
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.ultimate_tic_tac_toe import UltimateTicTacToe
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("ultimate_tic_tac_toe")
 # x has won boards 0 and 1 and has two in the top row of board 2, where it is to play
@@ -29,10 +31,7 @@ WIN_IN_ONE = ["xxxxxxxx.", "." * 9, "." * 9, "." * 9, "." * 9, "." * 9, "oo.oo.o
 
 
 def play(moves, s=None):
-    s = G.initial_state() if s is None else s
-    for m in moves:
-        s = G.apply(s, G.string_to_action(m, s))
-    return s
+    return kit_parts.play(G, moves, s)
 
 
 def random_states(count, seed):
@@ -54,13 +53,11 @@ PERFT = [9, 81, 720, 6336, 55080, 473256]
 
 
 def test_perft():
-    assert [perft(G, G.initial_state(), d) for d in range(1, len(PERFT) + 1)] == PERFT
+    assert perft_counts(G, len(PERFT)) == PERFT
 
 
 def test_openspiel_perft():
-    pyspiel = pytest.importorskip("pyspiel")
-    state = pyspiel.load_game("ultimate_tic_tac_toe").new_initial_state()
-    assert [openspiel_perft(state, d) for d in range(1, 6)] == PERFT[:5]
+    assert openspiel_perft_counts("ultimate_tic_tac_toe", {}, 5) == PERFT[:5]
 
 
 def test_openspiel_cross_check():
