@@ -168,3 +168,18 @@ def play_main_text(argv: Sequence[str], typed: Iterable[str]) -> str:
     out: list[str] = []
     assert play_main(list(argv), input_fn=lambda prompt: next(lines), output_fn=out.append) == 0
     return "\n".join(out)
+
+
+def play_session_text(game: Game, typed: Iterable[str]) -> tuple[Any, str]:
+    """A ``PlaySession`` on ``game``, the human player 0 against ``alphabeta(depth=1)`` with
+    ``alphabeta(depth=2)`` for hints, fed the ``typed`` lines: it exits 0; the session and all
+    it wrote, joined by newlines."""
+    from zerosum.agents import make_agent
+    from zerosum.cli.play import PlaySession
+
+    lines = iter(typed)
+    out: list[str] = []
+    session = PlaySession(game, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=2)",
+                          input_fn=lambda prompt: next(lines), output_fn=out.append)
+    assert session.run() == 0
+    return session, "\n".join(out)

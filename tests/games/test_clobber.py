@@ -12,6 +12,7 @@ from tests.games.kit_parts import (
     env_docstring_table_matches_the_spaces,
     openspiel_perft_counts,
     perft_counts,
+    play_session_text,
     random_states,
     tournament_evaluate_and_replay_gif,
     untrained_alphazero_plays_out,
@@ -232,15 +233,7 @@ def test_vector_env_with_an_alphabeta_opponent():
 
 
 def test_play_reads_moves_and_answers_help_and_hint():
-    from zerosum.agents import make_agent
-    from zerosum.cli.play import PlaySession
-
-    typed = iter(["help a5", "hint", "a5-b5", "a5a4", "quit"])
-    out: list[str] = []
-    session = PlaySession(G, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=2)",
-                          input_fn=lambda prompt: next(typed), output_fn=out.append)
-    assert session.run() == 0
-    text = "\n".join(out)
+    session, text = play_session_text(G, ["help a5", "hint", "a5-b5", "a5a4", "quit"])
     assert "a5b5, a5a4" in text and "hint: " in text
     assert session.actions[0] == G.string_to_action("a5b5") and len(session.actions) == 2  # a5a4: a5 has moved
 

@@ -14,6 +14,7 @@ from tests.games.kit_parts import (
     env_docstring_table_matches_the_spaces,
     openspiel_perft_counts,
     perft_counts,
+    play_session_text,
     tournament_evaluate_and_replay_gif,
     untrained_alphazero_plays_out,
     vector_env_with_an_alphabeta_opponent,
@@ -203,15 +204,7 @@ def test_vector_env_with_an_alphabeta_opponent():
 
 
 def test_play_reads_boards_and_cells_and_answers_help_and_hint():
-    from zerosum.agents import make_agent
-    from zerosum.cli.play import PlaySession
-
-    typed = iter(["help Choose", "hint", "board 4", "board 5", "(1,1)", "quit"])
-    out: list[str] = []
-    session = PlaySession(G, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=2)",
-                          input_fn=lambda prompt: next(typed), output_fn=out.append)
-    assert session.run() == 0
-    text = "\n".join(out)
+    session, text = play_session_text(G, ["help Choose", "hint", "board 4", "board 5", "(1,1)", "quit"])
     assert "Choose local board 0, Choose local board 1" in text and "hint: " in text
     assert session.actions[:2] == [4, 4] and len(session.actions) == 3  # "board 5" refused: a cell is due
 
