@@ -21,6 +21,10 @@ VARIANTS = [
     ("othello", {}), ("hex", {"board_size": 5, "swap": True}), ("breakthrough", {}), ("checkers", {}),
     ("gomoku", {"size": 9}), ("chess", {}), ("go", {"board_size": 5}),
     ("y", {"board_size": 7}), ("havannah", {"board_size": 4, "swap": True}),
+    ("clobber", {}), ("clobber", {"rows": 4, "columns": 5}), ("dots_and_boxes", {}),
+    ("dots_and_boxes", {"num_rows": 3, "num_cols": 2}), ("ultimate_tic_tac_toe", {}), ("mancala", {}), ("oware", {}),
+    ("oware", {"num_houses_per_player": 4, "num_seeds_per_house": 3}), ("amazons", {"board_size": 6}),
+    ("lines_of_action", {}),
 ]
 SMALL = {"halma": {"size": 8}}
 
