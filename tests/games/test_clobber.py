@@ -6,18 +6,8 @@ import re
 import numpy as np
 import pytest
 
-from tests.games.kit_parts import (
-    agents_play_legal_moves,
-    cross_check_with_names,
-    env_docstring_table_matches_the_spaces,
-    openspiel_perft_counts,
-    perft_counts,
-    play_session_text,
-    random_states,
-    tournament_evaluate_and_replay_gif,
-    untrained_alphazero_plays_out,
-    vector_env_with_an_alphabeta_opponent,
-)
+from tests.games import kit_parts
+from tests.games.kit_parts import random_states
 from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import clobber_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
@@ -51,12 +41,12 @@ PERFT = [({}, [49, 2116, 80063, 2630382]), ({"rows": 8, "columns": 8}, [112, 118
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    assert perft_counts(make_game("clobber", **variant), len(counts)) == counts
+    assert kit_parts.perft_counts(make_game("clobber", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
-    assert openspiel_perft_counts("clobber", variant, 3) == counts[:3]
+    assert kit_parts.openspiel_perft_counts("clobber", variant, 3) == counts[:3]
 
 
 # (variant, random games): about 6,000 compared steps
@@ -80,7 +70,7 @@ def test_openspiel_cross_check():
             lines = str(os_state).split("\n")
             assert [line.strip().lstrip("0123456789") for line in lines[: g.rows]] == g.cells(s)
 
-        report = cross_check_with_names(g, game, games, rng, same_board)
+        report = kit_parts.cross_check_with_names(g, game, games, rng, same_board)
         assert (report.outcomes[1] > 0 and report.outcomes[2] > 0) or games <= 10
         steps += report.steps
     assert steps > 5000
@@ -194,7 +184,7 @@ def test_ordering_takes_the_busiest_piece_first():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env_docstring_table_matches_the_spaces(clobber_v0)
+    kit_parts.env_docstring_table_matches_the_spaces(clobber_v0)
 
 
 # ---- the kit's engines on Clobber ---------------------------------------------------------------
@@ -225,15 +215,16 @@ def test_mcts_and_search_agents_play_legal_moves():
     assert result.value > 0  # the first player wins 3x3
     # the first random state was over (its old loop then checked no agent): the first one still in play
     state = next(s for s in random_states(G, 5, 8) if not G.is_terminal(s))
-    agents_play_legal_moves(G, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=movable)", G.default_opponent), state)
+    specs = ("mcts(sims=50)", "alphabeta(depth=2, heuristic=movable)", G.default_opponent)
+    kit_parts.agents_play_legal_moves(G, specs, state)
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    vector_env_with_an_alphabeta_opponent("clobber_v0", 3, 30, rows=4, columns=5)
+    kit_parts.vector_env_with_an_alphabeta_opponent("clobber_v0", 3, 30, rows=4, columns=5)
 
 
 def test_play_reads_moves_and_answers_help_and_hint():
-    session, text = play_session_text(G, ["help a5", "hint", "a5-b5", "a5a4", "quit"])
+    session, text = kit_parts.play_session_text(G, ["help a5", "hint", "a5-b5", "a5a4", "quit"])
     assert "a5b5, a5a4" in text and "hint: " in text
     assert session.actions[0] == G.string_to_action("a5b5") and len(session.actions) == 2  # a5a4: a5 has moved
 
@@ -243,10 +234,10 @@ def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     batched_search_moves_are_legal(G, states)
     pytest.importorskip("torch")
     small = make_game("clobber", rows=4, columns=5)
-    s = untrained_alphazero_plays_out(small, tmp_path)
+    s = kit_parts.untrained_alphazero_plays_out(small, tmp_path)
     assert small.returns(s) in ((1.0, -1.0), (-1.0, 1.0))
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    tournament_evaluate_and_replay_gif(tmp_path, "clobber", ["random", "alphabeta(depth=2)"], "alphabeta(depth=2)",
-                                       variant={"rows": 4, "columns": 5})
+    kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "clobber", ["random", "alphabeta(depth=2)"],
+                                                 "alphabeta(depth=2)", variant={"rows": 4, "columns": 5})

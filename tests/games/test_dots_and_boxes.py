@@ -5,16 +5,8 @@ the heuristics and the kit's engines."""
 import numpy as np
 import pytest
 
-from tests.games.kit_parts import (
-    agents_play_legal_moves,
-    openspiel_perft_counts,
-    perft_counts,
-    play,
-    play_main_text,
-    random_states,
-    tournament_evaluate_and_replay_gif,
-    vector_env_with_an_alphabeta_opponent,
-)
+from tests.games import kit_parts
+from tests.games.kit_parts import play, random_states
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.dots_and_boxes import DotsAndBoxes
 from zerosum.testing import check_game, check_heuristic, compare_with_openspiel
@@ -38,12 +30,12 @@ PERFT = [({}, [12, 132, 1320, 11880, 95040]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    assert perft_counts(make_game("dots_and_boxes", **variant), len(counts)) == counts
+    assert kit_parts.perft_counts(make_game("dots_and_boxes", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
-    assert openspiel_perft_counts("dots_and_boxes", variant, len(counts)) == counts
+    assert kit_parts.openspiel_perft_counts("dots_and_boxes", variant, len(counts)) == counts
 
 
 def outcomes(g, s):
@@ -313,17 +305,17 @@ def test_search_takes_the_opened_chain():
 
 def test_agents_play_legal_moves():
     g = make_game("dots_and_boxes", num_rows=3, num_cols=3)
-    agents_play_legal_moves(g, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boxes)", G.default_opponent),
-                            play(g, "a1-b1 b2-b3"))
+    specs = ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boxes)", G.default_opponent)
+    kit_parts.agents_play_legal_moves(g, specs, play(g, "a1-b1 b2-b3"))
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    vector_env_with_an_alphabeta_opponent("dots_and_boxes_v0", 3, 40, num_rows=2, num_cols=2)
+    kit_parts.vector_env_with_an_alphabeta_opponent("dots_and_boxes_v0", 3, 40, num_rows=2, num_cols=2)
 
 
 def test_play_reads_dots_help_and_hint():
-    text = play_main_text(["dots_and_boxes", "--opponent", "mcts(sims=30)", "--seed", "0"],
-                          ["help a", "hint", "b1-a1", "quit"])
+    text = kit_parts.play_main_text(["dots_and_boxes", "--opponent", "mcts(sims=30)", "--seed", "0"],
+                                    ["help a", "hint", "b1-a1", "quit"])
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     assert "1 +---+" in text  # the line a1-b1 drawn on the board shown after the move
 
@@ -332,8 +324,7 @@ def test_tournament_evaluate_and_replay_gif(tmp_path):
     """A tournament on the margin variant scores wins, draws and losses (returns stay +1/-1/0),
     evaluate reports, and replay --gif draws the stored game line by line."""
     variant = {"num_rows": 3, "num_cols": 3, "utility_margin": True}
-    standings, frames = tournament_evaluate_and_replay_gif(tmp_path, "dots_and_boxes",
-                                                           ["random", "alphabeta(depth=2)"], "alphabeta(depth=2)",
-                                                           variant=variant)
+    standings, frames = kit_parts.tournament_evaluate_and_replay_gif(
+        tmp_path, "dots_and_boxes", ["random", "alphabeta(depth=2)"], "alphabeta(depth=2)", variant=variant)
     assert all(0.0 <= row["score"] <= 1.0 for row in standings), standings
     assert frames == 25  # the empty board and one frame a line

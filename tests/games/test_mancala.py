@@ -5,17 +5,8 @@ scripted sowing, captures and extra turns, the move cap, errors and the heuristi
 import numpy as np
 import pytest
 
-from tests.games.kit_parts import (
-    agents_play_legal_moves,
-    cross_check_with_names,
-    env_docstring_table_matches_the_spaces,
-    openspiel_perft_counts,
-    perft_counts,
-    play,
-    play_main_text,
-    tournament_evaluate_and_replay_gif,
-    vector_env_with_an_alphabeta_opponent,
-)
+from tests.games import kit_parts
+from tests.games.kit_parts import play
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.mancala import Mancala
 from zerosum.testing import check_game, check_heuristic
@@ -32,11 +23,11 @@ PERFT = [6, 35, 185, 942, 4690, 23233, 114430]
 
 
 def test_perft():
-    assert perft_counts(G, len(PERFT)) == PERFT
+    assert kit_parts.perft_counts(G, len(PERFT)) == PERFT
 
 
 def test_openspiel_perft():
-    assert openspiel_perft_counts("mancala", {}, 6) == PERFT[:6]
+    assert kit_parts.openspiel_perft_counts("mancala", {}, 6) == PERFT[:6]
 
 
 def cross_check(games, seed):
@@ -48,7 +39,7 @@ def cross_check(games, seed):
     def same_board(s, os_state):
         assert G.board(s) == [int(x) for x in os_state.observation_tensor(0)[:14]]
 
-    report = cross_check_with_names(G, pyspiel.load_game("mancala"), games, seed, same_board)
+    report = kit_parts.cross_check_with_names(G, pyspiel.load_game("mancala"), games, seed, same_board)
     assert set(report.outcomes) == {Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW}
     return report.steps
 
@@ -194,13 +185,14 @@ def test_alphabeta_takes_the_extra_turn_and_the_capture():
 
 
 def test_agents_and_the_vector_env():
-    agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
-                                "alphabeta(depth=3)"), play(G, "3 1"))
-    vector_env_with_an_alphabeta_opponent("mancala_v0", 2, 80)
+    kit_parts.agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
+                                          "alphabeta(depth=3)"), play(G, "3 1"))
+    kit_parts.vector_env_with_an_alphabeta_opponent("mancala_v0", 2, 80)
 
 
 def test_play_reads_pit_numbers():
-    text = play_main_text(["mancala", "--opponent", "alphabeta(depth=1)", "--seed", "0"], ["help", "hint", "3", "quit"])
+    text = kit_parts.play_main_text(["mancala", "--opponent", "alphabeta(depth=1)", "--seed", "0"],
+                                    ["help", "hint", "3", "quit"])
     assert "hint: " in text and "You left the game." in text
     assert "4   4   0   5   5   5" in text  # pit 3 sown: the extra turn leaves player 0 to move
 
@@ -208,10 +200,10 @@ def test_play_reads_pit_numbers():
 def test_the_env_docstring_table_matches_the_spaces():
     from zerosum.envs import mancala_v0
 
-    env_docstring_table_matches_the_spaces(mancala_v0)
+    kit_parts.env_docstring_table_matches_the_spaces(mancala_v0)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    _, frames = tournament_evaluate_and_replay_gif(tmp_path, "mancala", ["random", "alphabeta(depth=2)"],
-                                                   "alphabeta(depth=2)")
+    _, frames = kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "mancala", ["random", "alphabeta(depth=2)"],
+                                                             "alphabeta(depth=2)")
     assert frames > 10

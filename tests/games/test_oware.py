@@ -6,17 +6,8 @@ repetitions, the move cap, errors and the heuristics."""
 import numpy as np
 import pytest
 
-from tests.games.kit_parts import (
-    agents_play_legal_moves,
-    cross_check_with_names,
-    env_docstring_table_matches_the_spaces,
-    openspiel_perft_counts,
-    perft_counts,
-    play,
-    play_main_text,
-    tournament_evaluate_and_replay_gif,
-    vector_env_with_an_alphabeta_opponent,
-)
+from tests.games import kit_parts
+from tests.games.kit_parts import play
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.oware import Oware
 from zerosum.testing import check_game, check_heuristic
@@ -39,12 +30,12 @@ PERFT = [({}, [6, 36, 190, 1014, 5219, 27332, 139157]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    assert perft_counts(make_game("oware", **variant), len(counts)) == counts
+    assert kit_parts.perft_counts(make_game("oware", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), [(v, c[:6]) for v, c in PERFT])
 def test_openspiel_perft(variant, counts):
-    assert openspiel_perft_counts("oware", variant, len(counts)) == counts
+    assert kit_parts.openspiel_perft_counts("oware", variant, len(counts)) == counts
 
 
 def cross_check(variant, games, seed):
@@ -58,7 +49,7 @@ def cross_check(variant, games, seed):
     def same_board(s, os_state):
         assert g.render(s) == str(os_state)
 
-    return cross_check_with_names(g, pyspiel.load_game("oware", variant), games, seed, same_board)
+    return kit_parts.cross_check_with_names(g, pyspiel.load_game("oware", variant), games, seed, same_board)
 
 
 @pytest.mark.parametrize(("variant", "games"), [({}, 100), (SMALL, 300), (TINY, 100),
@@ -205,16 +196,17 @@ def test_search_finds_the_capture_and_agents_play():
         result = alphabeta(G, s, depth=2, heuristic=name)
         assert result.action == 5 and result.value > 0  # F wins at once
     assert mcts(G, s, sims=300, seed=0).action == 5
-    agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
-                                "alphabeta(depth=3)"), play(G, "C d"))
+    kit_parts.agents_play_legal_moves(G, ("mcts(sims=30)", "alphabeta(depth=2, heuristic=store_difference)",
+                                          "alphabeta(depth=3)"), play(G, "C d"))
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    vector_env_with_an_alphabeta_opponent("oware_v0", 2, 60, **SMALL)
+    kit_parts.vector_env_with_an_alphabeta_opponent("oware_v0", 2, 60, **SMALL)
 
 
 def test_play_reads_house_letters():
-    text = play_main_text(["oware", "--opponent", "alphabeta(depth=1)", "--seed", "0"], ["help", "hint", "c", "quit"])
+    text = kit_parts.play_main_text(["oware", "--opponent", "alphabeta(depth=1)", "--seed", "0"],
+                                    ["help", "hint", "c", "quit"])
     assert "hint: " in text and "You left the game." in text
     assert "  4  4  0  5  5  5" in text  # C sown: one seed in each of D, E, F and a
 
@@ -222,10 +214,10 @@ def test_play_reads_house_letters():
 def test_the_env_docstring_table_matches_the_spaces():
     from zerosum.envs import oware_v0
 
-    env_docstring_table_matches_the_spaces(oware_v0)
+    kit_parts.env_docstring_table_matches_the_spaces(oware_v0)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    _, frames = tournament_evaluate_and_replay_gif(tmp_path, "oware", ["random", "alphabeta(depth=2)"],
-                                                   "alphabeta(depth=2)", variant=SMALL)
+    _, frames = kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "oware", ["random", "alphabeta(depth=2)"],
+                                                             "alphabeta(depth=2)", variant=SMALL)
     assert frames > 3

@@ -8,17 +8,6 @@ import numpy as np
 import pytest
 
 from tests.games import kit_parts
-from tests.games.kit_parts import (
-    agents_play_legal_moves,
-    cross_check_with_names,
-    env_docstring_table_matches_the_spaces,
-    openspiel_perft_counts,
-    perft_counts,
-    play_session_text,
-    tournament_evaluate_and_replay_gif,
-    untrained_alphazero_plays_out,
-    vector_env_with_an_alphabeta_opponent,
-)
 from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import ultimate_tic_tac_toe_v0
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
@@ -54,11 +43,11 @@ PERFT = [9, 81, 720, 6336, 55080, 473256]
 
 
 def test_perft():
-    assert perft_counts(G, len(PERFT)) == PERFT
+    assert kit_parts.perft_counts(G, len(PERFT)) == PERFT
 
 
 def test_openspiel_perft():
-    assert openspiel_perft_counts("ultimate_tic_tac_toe", {}, 5) == PERFT[:5]
+    assert kit_parts.openspiel_perft_counts("ultimate_tic_tac_toe", {}, 5) == PERFT[:5]
 
 
 def test_openspiel_cross_check():
@@ -73,7 +62,7 @@ def test_openspiel_cross_check():
         assert [line.replace(" ", "") for line in text.split("\n") if line.strip()][:9] == G.cells(s)
         assert text.endswith(f"Forced board: {'any' if G.choosing(s) else int(s[1])}")
 
-    report = cross_check_with_names(G, game, 300, np.random.default_rng(5858), same_board)
+    report = kit_parts.cross_check_with_names(G, game, 300, np.random.default_rng(5858), same_board)
     assert report.steps > 15000 and all(report.outcomes[o] > 0 for o in (Outcome.P0_WINS, Outcome.P1_WINS,
                                                                          Outcome.DRAW))
 
@@ -181,7 +170,7 @@ def test_ordering_wins_a_board_first():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env_docstring_table_matches_the_spaces(ultimate_tic_tac_toe_v0)
+    kit_parts.env_docstring_table_matches_the_spaces(ultimate_tic_tac_toe_v0)
 
 
 # ---- the kit's engines -----------------------------------------------------------------------
@@ -196,15 +185,16 @@ def test_mcts_minimax_and_search_agents():
                 assert AlphaBeta(G, name).search(s, 3).value == minimax(G, s, 3, heuristic=name).value
     # the first random state was over (its old loop then checked no agent): the first one still in play
     state = next(s for s in random_states(5, 8) if not G.is_terminal(s))
-    agents_play_legal_moves(G, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boards)", G.default_opponent), state)
+    specs = ("mcts(sims=50)", "alphabeta(depth=2, heuristic=boards)", G.default_opponent)
+    kit_parts.agents_play_legal_moves(G, specs, state)
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    vector_env_with_an_alphabeta_opponent("ultimate_tic_tac_toe_v0", 2, 120)
+    kit_parts.vector_env_with_an_alphabeta_opponent("ultimate_tic_tac_toe_v0", 2, 120)
 
 
 def test_play_reads_boards_and_cells_and_answers_help_and_hint():
-    session, text = play_session_text(G, ["help Choose", "hint", "board 4", "board 5", "(1,1)", "quit"])
+    session, text = kit_parts.play_session_text(G, ["help Choose", "hint", "board 4", "board 5", "(1,1)", "quit"])
     assert "Choose local board 0, Choose local board 1" in text and "hint: " in text
     assert session.actions[:2] == [4, 4] and len(session.actions) == 3  # "board 5" refused: a cell is due
 
@@ -213,10 +203,10 @@ def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     states = [s for s in random_states(4, 5) if not G.is_terminal(s)]
     batched_search_moves_are_legal(G, states)
     pytest.importorskip("torch")
-    s = untrained_alphazero_plays_out(G, tmp_path)
+    s = kit_parts.untrained_alphazero_plays_out(G, tmp_path)
     assert G.outcome(s) in (Outcome.P0_WINS, Outcome.P1_WINS, Outcome.DRAW)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    tournament_evaluate_and_replay_gif(tmp_path, "ultimate_tic_tac_toe", ["random", "mcts(sims=20)"],
-                                       "alphabeta(depth=1)")
+    kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "ultimate_tic_tac_toe", ["random", "mcts(sims=20)"],
+                                                 "alphabeta(depth=1)")
