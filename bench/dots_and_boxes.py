@@ -9,9 +9,8 @@ OpenSpiel's MCTSBot.
    and the line each action names must be equal in zerosum and in pyspiel.
 2. Perft from the start on 2x2 to ``--depth`` plies, and every whole game of 1x2 boxes
    (5,040) with its outcome, counted by both.
-3. Speed: the natural loop on 2x2 on both sides, the ratio ours / pyspiel's moves a second, and
-4. Strength on 2x2: ``DotsAndBoxes.default_opponent`` against OpenSpiel's ``MCTSBot(1000)``
-   (skipped with ``--strength-games 0``), both as bench/_openspiel_game.py says.
+3. Speed and 4. strength (``DotsAndBoxes.default_opponent`` against ``MCTSBot(1000)``), both on
+   2x2: as bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 

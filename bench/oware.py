@@ -8,9 +8,8 @@ random-playout speed, and the default opponent's strength against OpenSpiel's MC
    grand slams, starving opponents who must be fed, and repetitions.
 2. Perft from the start to ``--depth`` plies on the default board (to 9 on 3 houses of 2
    seeds), counted by both.
-3. Speed: the natural loop on both sides, the ratio ours / pyspiel's moves a second, and
-4. Strength: ``Oware.default_opponent`` against OpenSpiel's ``MCTSBot(1000)`` (skipped with
-   ``--strength-games 0``), both as bench/_openspiel_game.py says.
+3. Speed and 4. strength (``Oware.default_opponent`` against ``MCTSBot(1000)``): as
+   bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 
@@ -18,7 +17,6 @@ Prints one JSON document, then a table::
 """
 
 from __future__ import annotations
-
 
 from _openspiel_game import compare, finish, options, perft_rows
 

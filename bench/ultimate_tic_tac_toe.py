@@ -6,9 +6,8 @@ OpenSpiel's MCTSBot.
    board in play, the player to move, the terminal flag, the returns and the names of the
    actions played must be equal in zerosum and in pyspiel.
 2. Perft from the start to ``--depth`` plies, counted by both.
-3. Speed: the natural loop on both sides, the ratio ours / pyspiel's moves a second, and
-4. Strength: ``UltimateTicTacToe.default_opponent`` against OpenSpiel's ``MCTSBot(1000)`` (skipped with
-   ``--strength-games 0``), both as bench/_openspiel_game.py says.
+3. Speed and 4. strength (``UltimateTicTacToe.default_opponent`` against ``MCTSBot(1000)``): as
+   bench/_openspiel_game.py says.
 
 Prints one JSON document, then a table::
 
@@ -16,7 +15,6 @@ Prints one JSON document, then a table::
 """
 
 from __future__ import annotations
-
 
 from _openspiel_game import compare, finish, options, perft_rows
 
