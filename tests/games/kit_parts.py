@@ -41,6 +41,25 @@ def openspiel_perft_counts(name: str, variant: dict[str, Any] | None, depth: int
     return [openspiel_perft(state, d) for d in range(1, depth + 1)]
 
 
+def scripted_game_ends(game: Game, moves: str, outcome: Any, board: list[str]) -> State:
+    """``moves`` (one string of names) from the start end the game with ``outcome``, its
+    ``cells`` equal to ``board`` and no legal action left; no shorter run of them ends it.
+    The final state."""
+    s = play(game, moves)
+    assert game.cells(s) == board, game.render(s)  # type: ignore[attr-defined]
+    assert game.outcome(s) == outcome and game.is_terminal(s) and len(game.legal_actions(s)) == 0
+    words = moves.split()
+    for k in range(len(words)):
+        assert not game.is_terminal(play(game, words[:k]))
+    return s
+
+
+def same_stones_as_openspiel(game: Game, s: State, os_state: Any) -> None:
+    """``game.cells(s)`` (x, o and '.') equal OpenSpiel's text board of a connection game
+    (Y, Havannah) read as rows of O (player 0), @ (player 1) and '.' after the column letters."""
+    theirs = ["".join(ch for ch in line if ch in ".O@") for line in str(os_state).split("\n")[1:] if line.strip()]
+    assert [row.replace("x", "O").replace("o", "@") for row in game.cells(s)] == theirs  # type: ignore[attr-defined]
+
 
 def random_states(game: Game, count: int, seed: int | np.random.Generator,
                   max_plies: int | None = None) -> list[State]:
