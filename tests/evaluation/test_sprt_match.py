@@ -72,7 +72,7 @@ def test_fixed_length_and_max_games(tmp_path):
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"game": "mahjong"}, ConfigError, "unknown game 'mahjong'; available: breakthrough, checkers, chess"),
+    ({"game": "mahjong"}, ConfigError, "unknown game 'mahjong'; available: amazons, breakthrough, checkers, chess"),
     ({"b": "deepblue"}, ConfigError, "unknown agent 'deepblue' in 'deepblue'; available: alphabeta"),
     ({"b": "alphabeta(depht=2)"}, ConfigError, "unknown option(s) depht for 'alphabeta'; allowed: depth"),
     ({"variant": {"colour": "red"}}, ConfigError, "unknown key(s) colour; allowed: none"),
