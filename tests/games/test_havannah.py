@@ -2,23 +2,18 @@
 rings, bridges, forks and a draw, the swap, positions, errors and the heuristics."""
 
 import re
+from functools import partial
 
 import numpy as np
 import pytest
 
-from tests.playouts import perft
+from tests.games import kit_parts
+from tests.games.kit_parts import play
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.havannah import Havannah
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("havannah")
-
-
-def play(game, moves):
-    s = game.initial_state()
-    for m in moves.split():
-        s = game.apply(s, game.string_to_action(m, s))
-    return s
 
 
 @pytest.mark.parametrize("variant", [{"board_size": 4, "swap": True}, {"board_size": 6}])
@@ -40,20 +35,12 @@ PERFT = [({"board_size": 2}, [7, 42, 210, 600, 1296, 288, 72]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("havannah", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert kit_parts.perft_counts(make_game("havannah", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), [(v, c[:4] if v.get("board_size", 8) > 2 else c) for v, c in PERFT])
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("havannah", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
-
-
-def openspiel_board(os_state):
-    """OpenSpiel's text board as rows of O (player 0), @ and '.'."""
-    return ["".join(ch for ch in line if ch in ".O@") for line in str(os_state).split("\n")[1:] if line.strip()]
+    assert kit_parts.openspiel_perft_counts("havannah", variant, len(counts)) == counts
 
 
 def cross_check(variant, games, seed):
@@ -63,15 +50,8 @@ def cross_check(variant, games, seed):
     import pyspiel
 
     g = make_game("havannah", **variant)
-
-    def same_board(s, os_state):
-        assert [row.replace("x", "O").replace("o", "@") for row in g.cells(s)] == openspiel_board(os_state)
-
-    def same_name(s, os_state, a):
-        assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-    return compare_with_openspiel(g, pyspiel.load_game("havannah", variant), games, seed, same_board,
-                                  check_action=same_name)
+    return kit_parts.cross_check_with_names(g, pyspiel.load_game("havannah", variant), games, seed,
+                                            partial(kit_parts.same_stones_as_openspiel, g))
 
 
 @pytest.mark.parametrize(("variant", "games"), [({}, 20), ({"board_size": 3}, 150),
@@ -106,13 +86,7 @@ SCRIPTED = [
 
 @pytest.mark.parametrize(("variant", "moves", "outcome", "board"), SCRIPTED)
 def test_scripted_games(variant, moves, outcome, board):
-    g = make_game("havannah", **variant)
-    s = play(g, moves)
-    assert g.cells(s) == board, g.render(s)
-    assert g.outcome(s) == outcome and g.is_terminal(s) and len(g.legal_actions(s)) == 0
-    words = moves.split()
-    for k in range(len(words)):
-        assert not g.is_terminal(play(g, " ".join(words[:k])))
+    kit_parts.scripted_game_ends(make_game("havannah", **variant), moves, outcome, board)
 
 
 @pytest.mark.parametrize(("variant", "moves", "outcome", "board"), SCRIPTED)
@@ -148,7 +122,7 @@ def test_swap_openings():
         o = game.new_initial_state()
         o.apply_action(int(first))
         o.apply_action(int(first))
-        assert [row.replace("x", "O").replace("o", "@") for row in g.cells(s)] == openspiel_board(o)
+        kit_parts.same_stones_as_openspiel(g, s, o)
         assert list(g.legal_actions(s)) == o.legal_actions() and g.current_player(s) == o.current_player() == 0
     with pytest.raises(IllegalActionError, match="a stone is taken only by the swap"):
         g.apply(play(g, "c3 swap"), g.string_to_action("c3"))
@@ -264,35 +238,16 @@ def test_alphabeta_minimax_and_mcts():
 
 
 def test_search_agents_and_vector_env():
-    from zerosum.agents import make_agent
-    from zerosum.envs import make_vec
-
     g = make_game("havannah", board_size=4, swap=True)
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=distance)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(g)
-        state = play(g, "d4")
-        assert int(agent.act(g, state)) in set(g.legal_actions(state).tolist())
-    env = make_vec("havannah_v0", 3, opponent="alphabeta(depth=1)", seed=0, board_size=3)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(30):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    kit_parts.agents_play_legal_moves(g, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=distance)",
+                                          G.default_opponent), play(g, "d4"))
+    kit_parts.vector_env_with_an_alphabeta_opponent("havannah_v0", 3, 30, board_size=3)
 
 
 def test_play_reads_cells_and_swap():
-    from zerosum.cli.play import play_main
-
-    typed = iter(["help a", "hint", "e1", "swap", "quit"])
-    out: list[str] = []
-    assert play_main(["havannah", "--variant", "board_size=4", "swap=true", "--opponent", "mcts(sims=30)",
-                      "--second", "--seed", "0"], input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
-    text = "\n".join(out)
+    text = kit_parts.play_main_text(["havannah", "--variant", "board_size=4", "swap=true", "--opponent",
+                                     "mcts(sims=30)", "--second", "--seed", "0"],
+                                    ["help a", "hint", "e1", "swap", "quit"])
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     assert "e1 is off the board" in text
     first = re.search(r"engine \(player 0\) plays ([a-g][1-7])", text).group(1)
@@ -305,28 +260,10 @@ def test_play_reads_cells_and_swap():
 def test_env_page_table_matches_the_spaces():
     from zerosum.envs import havannah_v0
 
-    env = havannah_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", havannah_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", havannah_v0.__doc__)
+    kit_parts.env_docstring_table_matches_the_spaces(havannah_v0)
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from PIL import Image
-
-    import zerosum
-    from zerosum.cli.replay import replay_main
-    from zerosum.evaluation import build_config, run_tournament
-
-    variant = {"board_size": 3}
-    cfg = build_config({"game": "havannah", "variant": variant, "agents": ["random", "alphabeta(depth=1)"],
-                        "games_per_pairing": 2, "workers": 1, "output": str(tmp_path / "t")})
-    standings = run_tournament(cfg, progress=False, plots=False).summary.standings()
-    assert sum(row["games"] for row in standings) == 8 and all(row["faults"] == 0 for row in standings)
-    report = zerosum.evaluate("alphabeta(depth=1)", "havannah_v0", opponents=["random"], games=2, seed=0,
-                              variant=variant)
-    assert "random" in str(report)
-    gif = tmp_path / "game.gif"
-    assert replay_main([str(tmp_path / "t" / "tournament.sqlite"), "1", "--gif", str(gif)]) == 0
-    with Image.open(gif) as im:
-        assert im.n_frames >= 6  # the empty board and a frame a move: no win comes before the fifth move
+    _, frames = kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "havannah", ["random", "alphabeta(depth=1)"],
+                                                             "alphabeta(depth=1)", variant={"board_size": 3})
+    assert frames >= 6  # the empty board and a frame a move: no win comes before the fifth move
