@@ -55,6 +55,14 @@ def compare(name: str, variant: dict, games: int, seed: int, same_board: Callabl
             "seconds": time.perf_counter() - t}
 
 
+def same_stone_rows(g, s, st) -> None:
+    """A ``same_board`` for the connection games whose OpenSpiel text draws rows of O (player
+    0), @ (player 1) and '.' after a line of column letters (y, havannah): those rows equal
+    ``g.cells(s)``'s x, o and '.'."""
+    theirs = ["".join(ch for ch in line if ch in ".O@") for line in str(st).split("\n")[1:] if line.strip()]
+    assert [row.replace("x", "O").replace("o", "@") for row in g.cells(s)] == theirs
+
+
 def perft_rows(name: str, variant: dict, depth: int, label: str) -> list[dict]:
     """Perft from the start to ``depth`` on both sides; AssertionError where they differ."""
     import pyspiel
