@@ -6,20 +6,14 @@ import re
 import numpy as np
 import pytest
 
-from tests.playouts import perft
+from tests.games import kit_parts
+from tests.games.kit_parts import play
 from zerosum.games import IllegalActionError, Outcome, PositionError, VariantError, make_game
 from zerosum.games.hex import Hex
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("hex")
 VARIANTS = [{}, {"board_size": 5, "swap": True}, {"num_rows": 4, "num_cols": 7}, {"board_size": 7}]
-
-
-def play(game, moves):
-    s = game.initial_state()
-    for m in moves.split():
-        s = game.apply(s, game.string_to_action(m, s))
-    return s
 
 
 @pytest.mark.parametrize("variant", VARIANTS[1:])
@@ -42,15 +36,12 @@ PERFT = [({"board_size": 3}, [9, 72, 504, 3024, 15120, 54720, 146880]),
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("hex", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert kit_parts.perft_counts(make_game("hex", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), [(v, c[:5]) for v, c in PERFT])
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("hex", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert kit_parts.openspiel_perft_counts("hex", variant, len(counts)) == counts
 
 
 def cross_check(variant, games, seed):
@@ -64,11 +55,7 @@ def cross_check(variant, games, seed):
     def same_board(s, os_state):
         assert "".join(g.cells(s)) == "".join(str(os_state).split())
 
-    def same_name(s, os_state, a):
-        assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-    return compare_with_openspiel(g, pyspiel.load_game("hex", variant), games, seed, same_board,
-                                  check_action=same_name).steps
+    return kit_parts.cross_check_with_names(g, pyspiel.load_game("hex", variant), games, seed, same_board).steps
 
 
 @pytest.mark.parametrize(("variant", "games"), [({}, 30), ({"board_size": 5, "swap": True}, 100),
@@ -110,13 +97,7 @@ SCRIPTED = [
 
 @pytest.mark.parametrize(("variant", "moves", "outcome", "board"), SCRIPTED)
 def test_scripted_games(variant, moves, outcome, board):
-    g = make_game("hex", **variant)
-    s = play(g, moves)
-    assert g.cells(s) == board, g.render(s)
-    assert g.outcome(s) == outcome and g.is_terminal(s) and len(g.legal_actions(s)) == 0
-    words = moves.split()
-    for k in range(len(words)):
-        assert not g.is_terminal(play(g, " ".join(words[:k])))
+    kit_parts.scripted_game_ends(make_game("hex", **variant), moves, outcome, board)
 
 
 def test_pie_rule():
@@ -177,13 +158,7 @@ def test_render_and_position_round_trip():
     rng = np.random.default_rng(3)
     for variant in VARIANTS:
         g = make_game("hex", **variant)
-        for _ in range(30):
-            s = g.initial_state()
-            for _ in range(int(rng.integers(0, g.max_game_length + 1))):
-                if g.is_terminal(s):
-                    break
-                legal = g.legal_actions(s)
-                s = g.apply(s, int(legal[rng.integers(len(legal))]))
+        for s in kit_parts.random_states(g, 30, rng, max_plies=g.max_game_length + 1):
             assert np.array_equal(g.position(g.cells(s), "xo"[int(s[0])]), s)
 
 
@@ -258,43 +233,22 @@ def test_alphabeta_and_minimax_solve_three_by_three():
 
 
 def test_mcts_and_search_agents_play_legal_moves():
-    from zerosum.agents import make_agent
     from zerosum.search import mcts
 
     g = make_game("hex", board_size=5, swap=True)
     result = mcts(g, play(g, RACE), sims=400, seed=0)
     assert g.action_to_string(result.action) == "c5" and result.value > 0
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2, heuristic=distance)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(g)
-        state = play(g, "b4")
-        assert int(agent.act(g, state)) in set(g.legal_actions(state).tolist())
+    kit_parts.agents_play_legal_moves(g, ("mcts(sims=50)", "alphabeta(depth=2, heuristic=distance)",
+                                          G.default_opponent), play(g, "b4"))
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("hex_v0", 3, opponent="alphabeta(depth=1)", seed=0, board_size=5, swap=True)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(40):
-        # a lane whose episode just ended has an empty mask: its next step resets it, whatever the action
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    kit_parts.vector_env_with_an_alphabeta_opponent("hex_v0", 3, 40, board_size=5, swap=True)
 
 
 def test_play_reads_cells_and_swap():
-    from zerosum.cli.play import play_main
-
-    typed = iter(["help a", "hint", "swap", "quit"])
-    out: list[str] = []
-    assert play_main(["hex", "--variant", "board_size=5", "swap=true", "--opponent", "mcts(sims=30)", "--second",
-                      "--seed", "0"], input_fn=lambda prompt: next(typed), output_fn=out.append) == 0
-    text = "\n".join(out)
+    text = kit_parts.play_main_text(["hex", "--variant", "board_size=5", "swap=true", "--opponent", "mcts(sims=30)",
+                                     "--second", "--seed", "0"], ["help a", "hint", "swap", "quit"])
     assert "legal moves starting with 'a'" in text and "hint: " in text and "You left the game." in text
     first = re.search(r"engine \(player 0\) plays ([a-e])([1-5])", text)
     swapped = "abcde"[int(first.group(2)) - 1] + str("abcde".index(first.group(1)) + 1)  # (r, c) -> (c, r)
