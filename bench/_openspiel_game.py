@@ -55,7 +55,7 @@ def compare(name: str, variant: dict, games: int, seed: int, same_board: Callabl
             "seconds": time.perf_counter() - t}
 
 
-def same_stone_rows(g, s, st) -> None:
+def same_stone_rows(g: Any, s: Any, st: Any) -> None:
     """A ``same_board`` for the connection games whose OpenSpiel text draws rows of O (player
     0), @ (player 1) and '.' after a line of column letters (y, havannah): those rows equal
     ``g.cells(s)``'s x, o and '.'."""
