@@ -70,10 +70,10 @@ its command).
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `territory`, against
   OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations an action, one
   random rollout a leaf, `uct_c=2`, `solve`), seats alternating from paired 4-action
-  random openings: 10 wins in 10 games, score 1.00, 95% Wilson interval [0.72, 1.00];
-  0.10 s an action against the bot's 0.03 s: `python bench/strength.py --game amazons
-  --games 10 --workers 1` (a short run; issue 57 asks for 100 games: `python
-  bench/amazons.py`).
+  random openings: 100 wins in 100 games, score 1.00, 95% Wilson interval [0.963, 1.00],
+  1.00 in either seat; 0.10 s an action against the bot's 0.09 s (one game at a time, load
+  7-9 on 2 cores): `python bench/strength.py --game amazons --games 100 --workers 1 --log
+  strength.jsonl` (`python bench/amazons.py` runs the same).
 
 *Perft* (action sequences of each length from the start; three actions make a move), the
 same as OpenSpiel's (checked to 5 actions on each board; `python bench/amazons.py`):
