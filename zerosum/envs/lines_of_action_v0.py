@@ -65,10 +65,11 @@ its command).
   `python bench/lines_of_action.py --strength-games 0`).
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `combined`, against
   OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations, one random rollout a
-  leaf, `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 10 wins
-  in 10 games, score 1.00, 95% Wilson interval [0.72, 1.00]; 0.08 s a move against the
-  bot's 1.2 s: `python bench/strength.py --game lines_of_action --games 10 --workers 1`
-  (a short run; issue 57 asks for 100 games: `python bench/lines_of_action.py`).
+  leaf, `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 100
+  wins in 100 games, score 1.00, 95% Wilson interval [0.963, 1.00], 1.00 in either seat;
+  0.08 s a move against the bot's 1.5 s (one game at a time, load 7-9 on 2 cores):
+  `python bench/strength.py --game lines_of_action --games 100 --workers 1 --log
+  strength.jsonl` (`python bench/lines_of_action.py` runs the same).
 
 *Perft* (move sequences of each length from the start), the same as OpenSpiel's (checked
 to depth 4; `python bench/lines_of_action.py`):

@@ -77,6 +77,8 @@ class Amazons(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "territory"
+    # Against OpenSpiel's MCTSBot(1000) (bench/amazons.py; 2026-11-29, load 7-9 on 2 cores): 100 wins in 100
+    # games, seats alternating from paired 4-action openings, 0.10 s an action
     default_opponent = "alphabeta(time=0.1)"
     sgf_game = 18  # SGF's number for Amazons: records are kept as SGF, each action a node with its square
 

@@ -74,6 +74,8 @@ class LinesOfAction(Game):
     )
     heuristics = knowledge.HEURISTICS
     default_heuristic = "combined"
+    # Against OpenSpiel's MCTSBot(1000) (bench/lines_of_action.py; 2026-11-29, load 7-9 on 2 cores): 100 wins in
+    # 100 games, seats alternating from paired 4-ply openings, 0.08 s a move
     default_opponent = "alphabeta(time=0.1)"
     sgf_game = 9  # SGF's number for Lines of Action: its records are kept as SGF, moves as OpenSpiel's names
 
