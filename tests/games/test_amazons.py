@@ -140,8 +140,8 @@ def test_names():
 
 
 @pytest.mark.parametrize(("bad", "match"), [
-    ({"board_size": 7}, r"board_size=7 is not allowed: one of 6, 8, 10|board_size=7 is not allowed"),
-    ({"board_size": 12}, "board_size=12 is not allowed"),
+    ({"board_size": 7}, "board_size=7 is not allowed: one of 6, 8, 10"),
+    ({"board_size": 12}, "board_size=12 is not allowed: one of 6, 8, 10"),
     ({"board_size": "10"}, "board_size='10' is not allowed"),
     ({"size": 10}, "unknown name 'size'"),
 ])
