@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from _openspiel_game import COLUMNS, compare, perft_rows, speed, strength
 from _report import emit, headline
 
 NAME = "amazons"
 DEFAULT = "10x10 (default)"
-VARIANTS = ({}, {"board_size": 8}, {"board_size": 6})
+VARIANTS: tuple[dict[str, Any], ...] = ({}, {"board_size": 8}, {"board_size": 6})
 
 
-def same_board(g, s, st) -> None:
+def same_board(g: Any, s: Any, st: Any) -> None:
     """OpenSpiel's rows, the top row first, X, O, # and '.' as ours."""
     assert str(st).split("\n") == g.cells(s)
 

@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from _openspiel_game import COLUMNS, compare, perft_rows, speed, strength
 from _report import emit, headline
 
 NAME = "lines_of_action"
 DEFAULT = "8x8 (default)"
-VARIANTS = ({}, {"max_game_length": 60}, {"max_game_length": 150})
+VARIANTS: tuple[dict[str, Any], ...] = ({}, {"max_game_length": 60}, {"max_game_length": 150})
 
 
-def same_board(g, s, st) -> None:
+def same_board(g: Any, s: Any, st: Any) -> None:
     """OpenSpiel's rows: the rank, then the cells, rank 8 first."""
     assert [line[1:] for line in str(st).split("\n")[:8]] == g.cells(s)
 
