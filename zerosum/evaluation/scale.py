@@ -217,7 +217,8 @@ def ladder(game: Any, path: str | os.PathLike[str] | None = None) -> Ladder:
     if not p.exists():
         have = ", ".join(shipped()) or "none"
         raise LadderError(f"no ladder ships for {name!r} (ladders: {have}); build one with "
-                          f"`zerosum ladder build {name}`, then pass its file as path=")
+                          f"`zerosum ladder build {name}` and pass the file it writes (path= in Python, "
+                          f"--path to `zerosum ladder show`)")
     return load_ladder(p)
 
 
