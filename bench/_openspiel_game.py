@@ -145,15 +145,17 @@ def options(doc: str, *, games: int, depth: int, speed_games: int, quick: tuple[
     return args
 
 
-def finish(name: str, label: str, rows: list[dict[str, Any]], args: argparse.Namespace, steps_what: str) -> None:
+def finish(name: str, label: str, rows: list[dict[str, Any]], args: argparse.Namespace, steps_what: str,
+           per: str = "moves") -> None:
     """Add the speed row and (unless ``--strength-games 0``) the strength row to ``rows``, and
     print the JSON document with its headlines: the steps of the random games equal to
-    OpenSpiel's (``steps_what`` says which games), the speed ratio and the strength score."""
+    OpenSpiel's (``steps_what`` says which games), the speed ratio (``per`` names what a step
+    is in its headline: amazons counts actions) and the strength score."""
     fast = speed(name, args.speed_games, 10, args.seed, label)
     rows.append(fast)
     steps = sum(r["steps"] for r in rows if r["what"] == "random games")
     lines = [headline(f"{name} steps equal to OpenSpiel's ({steps_what})", steps),
-             headline(f"{name} natural loop vs pyspiel, moves/s", fast["zerosum moves/s"], fast["pyspiel moves/s"],
+             headline(f"{name} natural loop vs pyspiel, {per}/s", fast["zerosum moves/s"], fast["pyspiel moves/s"],
                       ">= 1.5x")]
     record = None
     if args.strength_games:
