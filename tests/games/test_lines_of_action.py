@@ -7,12 +7,13 @@ import re
 import numpy as np
 import pytest
 
-from tests.playouts import batched_search_moves_are_legal, perft
+from tests.games import kit_parts
+from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import lines_of_action_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
 from zerosum.games.lines_of_action import LinesOfAction
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("lines_of_action")
 SHORT = {"max_game_length": 60}
@@ -41,15 +42,13 @@ PERFT = [36, 1244, 44952, 1563208]
 
 
 def test_perft():
-    assert [perft(G, G.initial_state(), d) for d in range(1, 5)] == PERFT
+    assert kit_parts.perft_counts(G, 4) == PERFT
     short = make_game("lines_of_action", max_game_length=2)  # the second move ends every line
-    assert [perft(short, short.initial_state(), d) for d in range(1, 4)] == [36, 1244, 0]
+    assert kit_parts.perft_counts(short, 3) == [36, 1244, 0]
 
 
 def test_openspiel_perft():
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("lines_of_action")
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 4)] == PERFT[:3]
+    assert kit_parts.openspiel_perft_counts("lines_of_action", {}, 3) == PERFT[:3]
 
 
 # (variant, random games): 10,402 compared steps, draws by repetition and by the length limit among them
@@ -71,10 +70,7 @@ def test_openspiel_cross_check():
             # OpenSpiel's rows: the rank, then the cells, rank 8 first
             assert [line[1:] for line in str(os_state).split("\n")[:8]] == g.cells(s)
 
-        def same_name(s, os_state, a, g=g):
-            assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-        report = compare_with_openspiel(g, game, games, rng, same_board, check_action=same_name)
+        report = kit_parts.cross_check_with_names(g, game, games, rng, same_board)
         outcomes |= {int(o) for o in report.outcomes}
         steps += report.steps
     assert steps > 5000 and outcomes == {1, 2, 3}
@@ -174,17 +170,8 @@ def test_variant_sizes():
 
 
 def random_states(game, count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, 80))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            s = game.apply(s, int(legal[rng.integers(len(legal))]))
-        out.append(s)
-    return out
+    """kit_parts.random_states, each after fewer than 80 random moves."""
+    return kit_parts.random_states(game, count, seed, max_plies=80)
 
 
 def test_position_round_trip_and_observation():
@@ -230,10 +217,7 @@ def test_ordering_tries_captures_first():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env = lines_of_action_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", lines_of_action_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", lines_of_action_v0.__doc__)
+    kit_parts.env_docstring_table_matches_the_spaces(lines_of_action_v0)
 
 
 # ---- the kit's engines on Lines of Action ------------------------------------------------------
@@ -249,41 +233,16 @@ def test_alphabeta_finds_the_connecting_move_and_equals_minimax():
 
 
 def test_mcts_and_search_agents_play_legal_moves():
-    from zerosum.agents import make_agent
-
-    for spec in ("mcts(sims=50)", "alphabeta(depth=1)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(G)
-        state = random_states(G, 1, 8)[0]
-        if not G.is_terminal(state):
-            assert int(agent.act(G, state)) in set(G.legal_actions(state).tolist())
+    kit_parts.agents_play_legal_moves(G, ("mcts(sims=50)", "alphabeta(depth=1)", G.default_opponent),
+                                      random_states(G, 1, 8)[0])
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("lines_of_action_v0", 2, opponent="alphabeta(depth=1)", seed=0, max_game_length=20)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(25):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    kit_parts.vector_env_with_an_alphabeta_opponent("lines_of_action_v0", 2, 25, max_game_length=20)
 
 
 def test_play_reads_moves_and_answers_help_and_hint():
-    from zerosum.agents import make_agent
-    from zerosum.cli.play import PlaySession
-
-    typed = iter(["help b1", "hint", "c1xa3", "c1-c3", "quit"])
-    out: list[str] = []
-    session = PlaySession(G, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=1)",
-                          input_fn=lambda prompt: next(typed), output_fn=out.append)
-    assert session.run() == 0
-    text = "\n".join(out)
+    session, text = kit_parts.play_session_text(G, ["help b1", "hint", "c1xa3", "c1-c3", "quit"])
     assert "b1-h1, b1-b3, b1-d3" in text and "hint: " in text
     assert session.actions[0] == 289 and len(session.actions) == 2  # c1-c3: c1 has moved
 
@@ -291,39 +250,12 @@ def test_play_reads_moves_and_answers_help_and_hint():
 def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     states = [s for s in random_states(G, 3, 5) if not G.is_terminal(s)]
     batched_search_moves_are_legal(G, states)
-    torch = pytest.importorskip("torch")
-    from zerosum.agents import make_agent
-    from zerosum.nets import NetConfig, build_network, save_network
-
+    pytest.importorskip("torch")
     small = make_game("lines_of_action", max_game_length=30)
-    torch.manual_seed(0)
-    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
-    path = save_network(tmp_path / "net.pt", build_network(small, config), small, config)
-    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
-    agent.prepare(small)
-    s = small.initial_state()
-    while not small.is_terminal(s):
-        s = small.apply(s, agent.act(small, s))
+    s = kit_parts.untrained_alphazero_plays_out(small, tmp_path)
     assert small.returns(s) in ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from zerosum.cli.replay import load_replay
-    from zerosum.evaluation import build_config, run_tournament
-    from zerosum.evaluation.store import Store
-
-    cfg = build_config({"game": "lines_of_action", "variant": SHORT, "games_per_pairing": 2,
-                        "agents": ["random", "alphabeta(depth=1)"], "workers": 1, "output": str(tmp_path / "t")})
-    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
-    store = Store(out.database)
-    ids = store.game_ids()
-    store.close()
-    assert len(ids) == 4  # both seats
-    replay = load_replay(str(out.database), str(ids[0]))
-    gif = tmp_path / "game.gif"
-    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
-    import zerosum
-
-    report = zerosum.evaluate("alphabeta(depth=1)", "lines_of_action_v0", opponents=["random"], games=2, seed=0,
-                              variant=SHORT)
-    assert report.results[0].total.games == 2
+    kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "lines_of_action", ["random", "alphabeta(depth=1)"],
+                                                 "alphabeta(depth=1)", SHORT)
