@@ -7,12 +7,13 @@ import re
 import numpy as np
 import pytest
 
-from tests.playouts import batched_search_moves_are_legal, perft
+from tests.games import kit_parts
+from tests.playouts import batched_search_moves_are_legal
 from zerosum.envs import amazons_v0
 from zerosum.games import IllegalActionError, PositionError, VariantError, make_game
 from zerosum.games.amazons import Amazons
 from zerosum.search import AlphaBeta
-from zerosum.testing import check_game, check_heuristic, compare_with_openspiel, openspiel_perft
+from zerosum.testing import check_game, check_heuristic
 
 G = make_game("amazons")
 SMALL = {"board_size": 6}
@@ -39,15 +40,12 @@ PERFT = [({}, [4, 80, 2176, 8704, 168420]), ({"board_size": 8}, [4, 60, 1232, 49
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_perft(variant, counts):
-    g = make_game("amazons", **variant)
-    assert [perft(g, g.initial_state(), d) for d in range(1, len(counts) + 1)] == counts
+    assert kit_parts.perft_counts(make_game("amazons", **variant), len(counts)) == counts
 
 
 @pytest.mark.parametrize(("variant", "counts"), PERFT)
 def test_openspiel_perft(variant, counts):
-    pyspiel = pytest.importorskip("pyspiel")
-    game = pyspiel.load_game("amazons", variant)
-    assert [openspiel_perft(game.new_initial_state(), d) for d in range(1, 5)] == counts[:4]
+    assert kit_parts.openspiel_perft_counts("amazons", variant, 4) == counts[:4]
 
 
 # (variant, random games): 8,725 compared steps
@@ -67,10 +65,7 @@ def test_openspiel_cross_check():
         def same_board(s, os_state, g=g):
             assert str(os_state).split("\n") == g.cells(s)
 
-        def same_name(s, os_state, a, g=g):
-            assert g.action_to_string(a, s) == os_state.action_to_string(a)
-
-        report = compare_with_openspiel(g, game, games, rng, same_board, check_action=same_name)
+        report = kit_parts.cross_check_with_names(g, game, games, rng, same_board)
         assert report.outcomes[1] > 0 and report.outcomes[2] > 0
         steps += report.steps
     assert steps > 5000
@@ -157,17 +152,9 @@ def test_variant_sizes():
 
 
 def random_states(game, count, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, game.max_game_length // 3))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_actions(s)
-            s = game.apply(s, int(legal[rng.integers(len(legal))]))
-        out.append(s)
-    return out
+    """kit_parts.random_states, each after fewer than a third of the game's maximum length in
+    random actions."""
+    return kit_parts.random_states(game, count, seed, max_plies=game.max_game_length // 3)
 
 
 def test_position_round_trip_and_observation():
@@ -217,10 +204,7 @@ def test_ordering_shoots_next_to_the_opponent():
 
 
 def test_the_env_docstring_table_matches_the_spaces():
-    env = amazons_v0.env()
-    assert re.search(rf"\| Action values\s+\| Discrete\({env.action_space('player_0').n}\)", amazons_v0.__doc__)
-    shape = env.observation_space("player_0")["observation"].shape
-    assert re.search(rf"\| Observation shape\s+\| {re.escape(str(shape))}", amazons_v0.__doc__)
+    kit_parts.env_docstring_table_matches_the_spaces(amazons_v0)
 
 
 def test_the_env_keeps_one_agent_for_the_three_actions():
@@ -246,41 +230,16 @@ def test_alphabeta_walls_in_the_last_queen_and_equals_minimax():
 
 
 def test_mcts_and_search_agents_play_legal_moves():
-    from zerosum.agents import make_agent
-
-    for spec in ("mcts(sims=50)", "alphabeta(depth=2)", G.default_opponent):
-        agent = make_agent(spec, rng=0)
-        agent.prepare(S6)
-        state = random_states(S6, 1, 8)[0]
-        if not S6.is_terminal(state):
-            assert int(agent.act(S6, state)) in set(S6.legal_actions(state).tolist())
+    kit_parts.agents_play_legal_moves(S6, ("mcts(sims=50)", "alphabeta(depth=2)", G.default_opponent),
+                                      random_states(S6, 1, 8)[0])
 
 
 def test_vector_env_with_an_alphabeta_opponent():
-    from zerosum.envs import make_vec
-
-    env = make_vec("amazons_v0", 2, opponent="alphabeta(depth=1)", seed=0, **SMALL)
-    env.reset()
-    rng = np.random.default_rng(0)
-    ends = 0
-    for _ in range(60):
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()])
-        _, reward, terminated, _, _ = env.step(actions)
-        ends += int(terminated.sum())
-        assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
-    assert ends > 0
+    kit_parts.vector_env_with_an_alphabeta_opponent("amazons_v0", 2, 60, **SMALL)
 
 
 def test_play_reads_moves_and_answers_help_and_hint():
-    from zerosum.agents import make_agent
-    from zerosum.cli.play import PlaySession
-
-    typed = iter(["help", "hint", "d1-d7/g7", "quit"])
-    out: list[str] = []
-    session = PlaySession(G, make_agent("alphabeta(depth=1)", rng=0), {0}, "alphabeta(depth=1)",
-                          input_fn=lambda prompt: next(typed), output_fn=out.append)
-    assert session.run() == 0
-    text = "\n".join(out)
+    session, text = kit_parts.play_session_text(G, ["help", "hint", "d1-d7/g7", "quit"])
     assert "a4, j4, d1, g1" in text and "hint: " in text
     assert session.actions[:3] == [93, 33, 36] and len(session.actions) == 6  # the engine's three actions follow
 
@@ -288,38 +247,11 @@ def test_play_reads_moves_and_answers_help_and_hint():
 def test_the_batched_search_and_an_untrained_alphazero_agent_play_it(tmp_path):
     states = [s for s in random_states(S6, 4, 5) if not S6.is_terminal(s)]
     batched_search_moves_are_legal(S6, states)
-    torch = pytest.importorskip("torch")
-    from zerosum.agents import make_agent
-    from zerosum.nets import NetConfig, build_network, save_network
-
-    torch.manual_seed(0)
-    config = NetConfig(kind="resnet", blocks=1, channels=4, policy_channels=1, value_hidden=8)
-    path = save_network(tmp_path / "net.pt", build_network(S6, config), S6, config)
-    agent = make_agent(f"alphazero(path={path}, sims=8)", rng=0)
-    agent.prepare(S6)
-    s = S6.initial_state()
-    while not S6.is_terminal(s):
-        s = S6.apply(s, agent.act(S6, s))
+    pytest.importorskip("torch")
+    s = kit_parts.untrained_alphazero_plays_out(S6, tmp_path)
     assert S6.returns(s) in ((1.0, -1.0), (-1.0, 1.0))
 
 
 def test_tournament_evaluate_and_replay_gif(tmp_path):
-    from zerosum.cli.replay import load_replay
-    from zerosum.evaluation import build_config, run_tournament
-    from zerosum.evaluation.store import Store
-
-    cfg = build_config({"game": "amazons", "variant": SMALL, "games_per_pairing": 2,
-                        "agents": ["random", "alphabeta(depth=1)"], "workers": 1, "output": str(tmp_path / "t")})
-    out = run_tournament(cfg, progress=False, report=False, note=lambda _: None)
-    store = Store(out.database)
-    ids = store.game_ids()
-    store.close()
-    assert len(ids) == 4  # both seats
-    replay = load_replay(str(out.database), str(ids[0]))
-    gif = tmp_path / "game.gif"
-    assert replay.write_gif(str(gif)) == len(replay.actions) + 1 and gif.stat().st_size > 0
-    import zerosum
-
-    report = zerosum.evaluate("alphabeta(depth=1)", "amazons_v0", opponents=["random"], games=2, seed=0,
-                              variant=SMALL)
-    assert report.results[0].total.games == 2
+    kit_parts.tournament_evaluate_and_replay_gif(tmp_path, "amazons", ["random", "alphabeta(depth=1)"],
+                                                 "alphabeta(depth=1)", SMALL)
