@@ -67,6 +67,25 @@ RUNGS: dict[str, tuple[str, ...]] = {
               "stockfish(nodes=1000, skill=5)", "stockfish(nodes=1000)", "stockfish(nodes=10000)"),
     "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
            "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
+    # random Halma never finishes (600-ply draws) and MCTS's random rollouts cost 600 plies each
+    # (0.02-0.05 s a move at 4-16 simulations): the weak rungs are one-ply searches with random moves
+    "halma": ("random", "noisy(base=alphabeta(depth=1), epsilon=0.75)",
+              "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
+              "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
+              "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)"),
+    # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
+    # move (its evaluation is costly), Y's 16,000 nodes 0.34 s a move over ~100-ply games, Havannah's
+    # one-ply search already 0.06-0.11 s (its connection distance is costly) and Amazons' 4,000 nodes
+    # 0.12 s an action over ~200-action games
+    "hex": GENERIC_RUNGS[:-1],
+    "y": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+          "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
+          "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
+    "havannah": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "mcts(sims=256)",
+                 "alphabeta(depth=1)", "mcts(sims=1024)"),
+    "amazons": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+                "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
+                "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)"),
 }
 """The built-in games' rungs, weakest first (others use :data:`GENERIC_RUNGS` or the game's ``ladder_rungs``)."""
 
