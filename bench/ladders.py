@@ -13,10 +13,21 @@ For each ladder in zerosum/evaluation/ladders/:
 - placement time: that placement's wall time here (target: 15 minutes for a 0.1 s-a-move agent).
 
 ``--place`` instead places each game's ``default_opponent`` and the model zoo's networks (alone
-and with 64 simulations) on the shipped ladders and writes ``docs/results/placements.json``,
-which the Ratings page shows, each entry with the command that measures it again:
+and with 64 simulations) on the shipped ladders and merges them into ``docs/results/placements.json``,
+which the Ratings page shows as a method x game table, each entry with the command that measures it
+again and, for a trained agent, the command that trained it (a zoo network's from its sidecar):
 
     python bench/ladders.py --place --only tictactoe,connect_four
+
+``--place --agent SPEC`` places one agent of your own on one game instead, e.g. a training recipe's
+checkpoint, with the method it stands for in the table and the command that trained it:
+
+    python bench/ladders.py --place --only tictactoe --agent "ppo(path=runs/ttt/best.zip)" \
+        --method "PPO recipe" --trained "zerosum train --recipe tictactoe --out runs/ttt --seed 0" \
+        --trained-note "300k steps, 5 min on 2 cores"
+
+Each row: game, agent, method, elo, low, high, scale_half_width, beyond, games, cost, seconds (the
+placement's wall time), command (the placement), and for a trained agent trained and trained_note.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("ZEROSUM_TIER", "auto")  # placements load the games' own copies as they compile
 
@@ -42,28 +54,75 @@ PLACEMENTS = Path(__file__).resolve().parents[1] / "docs" / "results" / "placeme
 ZOO = Path(__file__).resolve().parents[1] / "zerosum" / "nets" / "zoo"
 
 
-def agents_to_place(game: str) -> list[str]:
-    """The game's default opponent, and its zoo network alone and with 64 simulations where one ships."""
-    out = [make_game(game).default_opponent]
-    if (ZOO / f"{game}.pt").exists():
-        out += [f"alphazero(path=zoo:{game}, sims=0)", f"alphazero(path=zoo:{game}, sims=64)"]
+DEFAULT_OPPONENT = "default opponent"
+ZOO_ALONE = "AlphaZero zoo network, alone"
+ZOO_SEARCH = "AlphaZero zoo network, 64 simulations"
+
+
+def zoo_specs(game: str) -> dict[str, str]:
+    """The zoo network of ``game`` alone and with 64 simulations, each with its method; none if none ships."""
+    if not (ZOO / f"{game}.pt").exists():
+        return {}
+    return {f"alphazero(path=zoo:{game}, sims=0)": ZOO_ALONE, f"alphazero(path=zoo:{game}, sims=64)": ZOO_SEARCH}
+
+
+def zoo_training(game: str) -> dict[str, str]:
+    """How the zoo network of ``game`` was trained, from its sidecar: ``trained`` (the command) and
+    ``trained_note`` (the sidecar's note on that command, where it has one)."""
+    meta = json.loads((ZOO / f"{game}.json").read_text())
+    out = {"trained": meta["command"]}
+    if meta.get("command_note"):
+        out["trained_note"] = meta["command_note"]
     return out
 
 
-def place_all(games: list[str], n: int) -> None:
-    """Place every agent of :func:`agents_to_place` and merge the results into PLACEMENTS."""
-    rows = json.loads(PLACEMENTS.read_text()) if PLACEMENTS.exists() else []
+def agents_to_place(game: str) -> dict[str, str]:
+    """The game's default opponent, and its zoo network alone and with 64 simulations where one ships,
+    each with the method it stands for in the Ratings page's method x game table."""
+    return {make_game(game).default_opponent: DEFAULT_OPPONENT, **zoo_specs(game)}
+
+
+def known_method(game: str, spec: str) -> dict[str, str]:
+    """The method (and for a zoo network how it was trained) of an agent :func:`agents_to_place` places;
+    empty for any other agent. Fills in rows placed before rows carried a method."""
+    method = agents_to_place(game).get(spec)
+    if method is None:
+        return {}
+    return {"method": method, **(zoo_training(game) if method in (ZOO_ALONE, ZOO_SEARCH) else {})}
+
+
+def place_one(game: str, spec: str, n: int, method: str, trained: dict[str, str]) -> dict[str, Any]:
+    """Place ``spec`` on the ladder of ``game`` with ``n`` games (seed 0): the row placements.json keeps."""
+    t0 = time.perf_counter()
+    r = rate(spec, game, games=n, seed=0)
+    keep = ("elo", "low", "high", "scale_half_width", "beyond", "games", "cost")
+    return {"game": game, "agent": spec, "method": method, **{k: r.as_dict()[k] for k in keep},
+            "seconds": round(time.perf_counter() - t0, 1),
+            "command": f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}', **trained}
+
+
+def merge(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with ``new`` in place of any row of the same game and agent; rows without a method get
+    the one :func:`known_method` knows (their figures untouched), sorted by game and agent."""
+    replaced = {(x["game"], x["agent"]) for x in new}
+    kept = [x if "method" in x else {**x, **known_method(x["game"], x["agent"])}
+            for x in rows if (x["game"], x["agent"]) not in replaced]
+    return sorted(kept + new, key=lambda x: (x["game"], x["agent"]))
+
+
+def place_all(games: list[str], n: int, agent: str | None = None, method: str | None = None,
+              trained: dict[str, str] | None = None) -> None:
+    """Place every agent of :func:`agents_to_place` (or the one ``agent``, standing for ``method``,
+    trained as ``trained`` says) and merge the results into PLACEMENTS, written after each placement."""
     for game in games:
-        for spec in agents_to_place(game):
-            t0 = time.perf_counter()
-            r = rate(spec, game, games=n, seed=0)
-            command = f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}'
-            keep = ("elo", "low", "high", "scale_half_width", "beyond", "games", "cost")
-            row = {"game": game, "agent": spec, **{k: r.as_dict()[k] for k in keep},
-                   "seconds": round(time.perf_counter() - t0, 1), "command": command}
-            rows = [x for x in rows if (x["game"], x["agent"]) != (game, spec)] + [row]
+        todo = ({agent: (method or "", trained or {})} if agent is not None else
+                {spec: (m, zoo_training(game) if m in (ZOO_ALONE, ZOO_SEARCH) else {})
+                 for spec, m in agents_to_place(game).items()})
+        for spec, (m, how) in todo.items():
+            row = place_one(game, spec, n, m, how)
+            rows = json.loads(PLACEMENTS.read_text()) if PLACEMENTS.exists() else []
+            PLACEMENTS.write_text(json.dumps(merge(rows, [row]), indent=1) + "\n")
             print(json.dumps(row), flush=True)
-    PLACEMENTS.write_text(json.dumps(sorted(rows, key=lambda x: (x["game"], x["agent"])), indent=1) + "\n")
 
 
 def calibration(lad: Ladder) -> tuple[float | None, int]:
@@ -87,10 +146,20 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated games (default: every shipped ladder)")
     ap.add_argument("--no-placement", action="store_true", help="the ladders' own figures only")
     ap.add_argument("--place", action="store_true", help="place the default opponents and zoo networks instead")
+    ap.add_argument("--agent", help="with --place: place this agent spec alone (one game in --only)")
+    ap.add_argument("--method", help="with --agent: the method it stands for, a row of the table ('PPO recipe')")
+    ap.add_argument("--trained", help="with --agent: the command that trained it")
+    ap.add_argument("--trained-note", help="with --agent: a note on that training (budget, wall time, machine)")
     args = ap.parse_args()
     games = [g for g in args.only.split(",") if g] or shipped()
+    if args.agent is not None and (not args.place or len(games) != 1 or not args.method):
+        ap.error("--agent places one agent: give it with --place, --method and one game in --only "
+                 f"(got --place={args.place}, --method={args.method!r}, --only={args.only!r})")
+    if args.agent is None and (args.method or args.trained or args.trained_note):
+        ap.error("--method, --trained and --trained-note describe the agent of --agent SPEC; give that too")
     if args.place:
-        place_all(games, args.games)
+        trained = {k: v for k, v in (("trained", args.trained), ("trained_note", args.trained_note)) if v}
+        place_all(games, args.games, args.agent, args.method, trained)
         return
     rows, heads = [], []
     for name in games:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -90,24 +91,70 @@ def game_section(lad: Ladder) -> list[str]:
     return [*lines, ""]
 
 
+METHODS = ("default opponent", "PPO recipe", "AlphaZero zoo network, alone", "AlphaZero zoo network, 64 simulations")
+"""The table's rows in this order; any other method after them, in the order of the file."""
+
+
+def cell(text: str) -> str:
+    """Text for a table cell: a pipe escaped, which would otherwise end the cell (in code spans too)."""
+    return text.replace("|", "\\|")
+
+
+def elo_cell(r: dict[str, Any]) -> str:
+    """An Elo with its 95% interval, or where the placement ran off the ladder, which end."""
+    if r.get("beyond") == "above":
+        return f"above the top rung ({r['elo']:.0f})"
+    if r.get("beyond") == "below":
+        return "below random"
+    low = "open" if r["low"] is None else f"{r['low']:.0f}"
+    high = "open" if r["high"] is None else f"{r['high']:.0f}"
+    return f"{r['elo']:.0f} ({low} to {high})"
+
+
+def method_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Method x game: each cell the Elo (95% interval) of the rows of that method on that game. A row
+    placed before rows carried a method stands for its agent spec."""
+    games = list(dict.fromkeys(r["game"] for r in rows))
+    method = [r.get("method") or f"`{r['agent']}`" for r in rows]
+    methods = [m for m in METHODS if m in method] + [m for m in dict.fromkeys(method) if m not in METHODS]
+    tops = {g: f"{ladder(g).top.elo:.0f}" if g in shipped() else "-" for g in games}
+    lines = ["| method | " + " | ".join(games) + " |", "|---|" + "--:|" * len(games),
+             "| *the ladder's top rung* | " + " | ".join(tops[g] for g in games) + " |"]
+    for m in methods:
+        cells = ["<br>".join(elo_cell(r) for r, rm in zip(rows, method) if rm == m and r["game"] == g) or "-"
+                 for g in games]
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def placements_section() -> list[str]:
-    """The placements measured on the shipped ladders, as a table with their commands."""
+    """The placements measured on the shipped ladders: a method x game table of Elo, then every
+    placement with the command that measured it and, for a trained agent, the one that trained it."""
     if not PLACEMENTS.exists():
         return []
     rows = json.loads(PLACEMENTS.read_text())
     lines = ["## Placed on the ladders", "",
              "Agents placed with `zerosum evaluate SPEC --game GAME --ladder` (the rungs fixed, only the agent's "
-             "Elo fitted, rounds against the rungs nearest a 0.5 score). The interval places the agent against the "
-             "rungs as rated; the next column is the ladder's own uncertainty where it landed, which a comparison "
-             "with another ladder adds. A time a move is this machine's (a time budget is not a fixed cost):", "",
-             "| game | agent | Elo | 95% interval | the ladder's own +- there | s a move | games | command |",
-             "|---|---|--:|--:|--:|--:|--:|---|"]
+             "Elo fitted, rounds against the rungs nearest a 0.5 score): each game's default opponent, the model "
+             "zoo's AlphaZero networks, and the agents of the training recipes after the recipe's budget. "
+             "Elo above random with its 95% interval; a method's cell is blank where it was not placed "
+             "(or has no agent) on that game:", "", *method_table(rows), "",
+             "Every placement, with the command that measured it and, for a trained agent, the command that "
+             "trained it. The interval places the agent against the rungs as rated; the ladder's own +- where "
+             "it landed is added by a comparison with another ladder. A time a move is this machine's "
+             "(a time budget is not a fixed cost):", "",
+             "| game | method | agent | Elo | 95% interval | the ladder's own +- there | s a move | games "
+             "| placed by | trained by |",
+             "|---|---|---|--:|--:|--:|--:|--:|---|---|"]
     for r in rows:
         high = "open" if r["high"] is None else f"{r['high']:.0f}"
         low = "open" if r["low"] is None else f"{r['low']:.0f}"
-        lines.append(f"| {r['game']} | `{r['agent']}` | {r['elo']:.0f} | {low} to {high} | "
-                     f"{r.get('scale_half_width', 0):.0f} | {r['cost']['seconds']:.4f} | {r['games']} | "
-                     f"`{r['command']}` |")
+        trained = f"`{cell(r['trained'])}`" if r.get("trained") else "-"
+        if r.get("trained_note"):
+            trained += f" ({cell(r['trained_note'])})"
+        lines.append(f"| {r['game']} | {r.get('method') or '-'} | `{cell(r['agent'])}` | {r['elo']:.0f} | "
+                     f"{low} to {high} | {r.get('scale_half_width', 0):.0f} | {r['cost']['seconds']:.4f} | "
+                     f"{r['games']} | `{cell(r['command'])}` | {trained} |")
     return [*lines, ""]
 
 
