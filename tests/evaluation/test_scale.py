@@ -196,6 +196,60 @@ def test_an_agent_that_raises_ends_the_placement_with_its_error(tmp_path) -> Non
     assert err.value.partial is not None and 0 < err.value.partial.games < 20
 
 
+def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> None:
+    from zerosum.evaluation.store import ConfigMismatchError, Store
+
+    game = make_game("tictactoe")
+    low = ["random", "mcts(sims=4)", "alphabeta(depth=1)"]
+    store = tmp_path / "ladder.sqlite"
+    first = build_ladder(game, low, games=4, seed=1, opening_plies=1, store_path=store, bootstrap=20,
+                         command="zerosum ladder build tictactoe --games 4")
+    with Store(store) as s:
+        before = {(int(g["pairing"]), int(g["game_index"])): (g["seed"], g["score0"], g["length"]) for g in s.games()}
+    grown = build_ladder(game, [*low, "alphabeta(depth=9)"], games=4, seed=1, opening_plies=1, store_path=store,
+                         bootstrap=20, command="zerosum ladder build tictactoe --games 4")
+    with Store(store) as s:
+        after = {(int(g["pairing"]), int(g["game_index"])): (g["seed"], g["score0"], g["length"]) for g in s.games()}
+        assert s.pairings() == [(0, 1), (1, 2), (0, 2), (2, 3), (1, 3)]   # the old pairs keep their numbers
+    assert {k: after[k] for k in before} == before and len(after) == 5 * 4   # none replayed, two pairs added
+    assert [(p.a, p.b) for p in grown.pairs][:3] == [(p.a, p.b) for p in first.pairs]
+    assert grown.built["stages"] == [3, 4]
+    assert grown.built["command"] == ("zerosum ladder build tictactoe --games 4 --rungs 'random; mcts(sims=4); "
+                                      "alphabeta(depth=1)' && zerosum ladder build tictactoe --games 4")
+    # the stages' commands, run in turn on an empty store, play the same games
+    fresh = tmp_path / "again.sqlite"
+    build_ladder(game, low, games=4, seed=1, opening_plies=1, store_path=fresh, bootstrap=20)
+    again = build_ladder(game, [*low, "alphabeta(depth=9)"], games=4, seed=1, opening_plies=1, store_path=fresh,
+                         bootstrap=20)
+    rated = [(r.spec, r.elo, r.low, r.high) for r in grown.rungs]
+    assert [(r.spec, r.elo, r.low, r.high) for r in again.rungs] == rated
+    assert again.pairs == grown.pairs   # the same games (their times aside)
+    # resuming the grown build replays nothing; a list that is not the stored one plus rungs on top is refused
+    assert build_ladder(game, [*low, "alphabeta(depth=9)"], games=4, seed=1, opening_plies=1, store_path=store,
+                        bootstrap=20).pairs == grown.pairs
+    with pytest.raises(ConfigMismatchError, match="another configuration"):
+        build_ladder(game, ["random", "alphabeta(depth=1)", "alphabeta(depth=9)"], games=4, seed=1, opening_plies=1,
+                     store_path=store, bootstrap=20)
+    # a store from before stages were kept gets its first command from what it holds
+    with Store(fresh) as s, s.conn:
+        cfg = s.config()["config"]
+        s.conn.execute("UPDATE config SET value=? WHERE key='config'",
+                       (json.dumps({k: v for k, v in cfg.items() if k != "stages"}),))
+        s.conn.execute("DELETE FROM config WHERE key='fingerprint'")
+        s.conn.execute("INSERT INTO config VALUES ('fingerprint', ?)", (json.dumps(
+            {"kind": "ladder", "game": "tictactoe", "variant": "[]", "rungs": low, "reach": 2, "seed": 1,
+             "opening_plies": 1}),))
+        s.conn.execute("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE pairing > 2)")
+        s.conn.execute("DELETE FROM games WHERE pairing > 2")
+        s.conn.execute("DELETE FROM pairings WHERE id > 2")
+        s.conn.execute("DELETE FROM agents WHERE id > 2")
+    old = build_ladder(game, [*low, "alphabeta(depth=9)"], games=4, seed=1, opening_plies=1, store_path=fresh,
+                       bootstrap=20, command="zerosum ladder build tictactoe --games 4")
+    assert old.built["command"].startswith("zerosum ladder build tictactoe --games 4 --reach 2 --seed 1 --openings 1 "
+                                           "--rungs 'random; mcts(sims=4); alphabeta(depth=1)' && ")
+    assert old.pairs == grown.pairs
+
+
 @pytest.mark.parametrize("game", shipped())
 def test_every_shipped_ladder_loads_starts_at_random_and_has_its_pairs(game) -> None:
     lad = zerosum.ladder(game)

@@ -6,8 +6,9 @@ depths; a game may declare its own ``ladder_rungs``), listed weakest first. Each
 its ``reach`` nearest neighbours on each side (2 by default), ``games`` games a pair: seats
 alternating, games 2j and 2j+1 from the same opening of ``opening_plies`` random plies, every
 game seeded from (seed, pair, game). The games go to a tournament store (SQLite, one
-committed transaction a game), so a build that is stopped resumes where it stopped; the
-backends are the tournaments' (local processes, or Ray).
+committed transaction a game), so a build that is stopped resumes where it stopped, and a build
+grows, replaying nothing, by more games a pair or by rungs added on top (:func:`open_stages`);
+the backends are the tournaments' (local processes, or Ray).
 
 The fit is Bradley-Terry by maximum likelihood with ``random`` held at 0, one virtual draw
 a pair (:func:`zerosum.evaluation.ratings.fit_fixed`), and 95% intervals as percentiles of
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import platform
+import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -189,14 +191,13 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
             raise LadderError(f"rung {spec!r} cannot play {game.name}: {exc}") from None
     if len(specs) < 2:
         raise LadderError(f"a ladder needs two rungs or more; left: {specs}")
-    pairs = ladder_pairs(len(specs), reach)
     variant = jsonable_variant(game.variant)
     # games a pair is not in the fingerprint: game k of a pair is the same whatever the total, so a
     # build can be extended with more games a pair, replaying none
     fingerprint = {"kind": "ladder", "game": game.name, "variant": repr(sorted(variant.items())), "rungs": specs,
                    "reach": reach, "seed": seed, "opening_plies": opening_plies}
     store = Store(store_path)
-    store.init({**fingerprint, "games": games}, fingerprint, [(s, s) for s in specs], pairs)
+    pairs, stages = open_stages(store, fingerprint, games, reach, command)
     tasks = ladder_tasks(game, pairs, games, seed, opening_plies)
     done = store.done()
     todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
@@ -217,13 +218,57 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
         if p.games and not 0.02 < p.score < 0.98:
             note(f"note: {p.a} against {p.b} scored {p.score:.3f} over {p.games} games: a pair so far apart "
                  "carries little information; a rung between them would tighten the ladder")
-    built = {"command": command, "seed": seed, "games_per_pair": games, "reach": reach,
+    # a grown ladder's command is its stages' commands in turn (see open_stages)
+    built = {"command": " && ".join(st["command"] for st in stages if st["command"]), "seed": seed,
+             "games_per_pair": games, "reach": reach,
              "opening_plies": opening_plies, "virtual_draws": VIRTUAL_DRAWS, "bootstrap": bootstrap,
              "zerosum": __version__, "date": datetime.date.today().isoformat(),
              "seconds": round(time.perf_counter() - start, 1), "workers": workers,
              "play_seconds": round(play_seconds, 1),
              "machine": f"{platform.machine()}, {_cores()} cores"}
+    if len(stages) > 1:
+        built["stages"] = [st["rungs"] for st in stages]
     return Ladder(game.name, current_env(game.name), variant, tuple(rated), tuple(table), built)
+
+
+def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: int,
+                command: str) -> tuple[list[tuple[int, int]], list[dict[str, Any]]]:
+    """Open (or create) the build's store and return its pairs and its stages.
+
+    A store of a build whose rungs are the first of these (all else the same) grows into this
+    one: its pairs keep their numbers, so every game played keeps its seed and stays, and the
+    pairs with a new rung come after them, in :func:`ladder_pairs`' order among themselves. Each
+    stage is ``{"rungs": how many, "command": what built it}``; their commands, run in turn,
+    rebuild the same games (an earlier stage's command names its rungs)."""
+    specs = list(fingerprint["rungs"])
+    pairs = ladder_pairs(len(specs), reach)
+    stage = {"rungs": len(specs), "command": command}
+    old = store.config() if store.path.exists() else {}
+    before = old.get("fingerprint")
+    stored: dict[str, Any] = before if isinstance(before, dict) else {}
+    n_old = len(stored.get("rungs", ()))
+    same_else = {k: v for k, v in stored.items() if k != "rungs"} == {k: v for k, v in fingerprint.items()
+                                                                      if k != "rungs"}
+    if not (0 < n_old < len(specs) and list(stored["rungs"]) == specs[:n_old] and same_else):
+        stages = list(old.get("config", {}).get("stages", [])) or [stage]
+        if stages[-1]["rungs"] == len(specs):
+            stages[-1] = stage
+        pairs = pairs if len(stages) == 1 else store.pairings()
+        store.init({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs], pairs)
+        return pairs, stages
+    # an earlier stage's command must name its rungs; a store written before stages were kept has
+    # none, and gets one from its fingerprint
+    first = {"rungs": n_old, "command": f"zerosum ladder build {stored['game']} --games "
+                                        f"{old.get('config', {}).get('games', games)} --reach {stored['reach']} "
+                                        f"--seed {stored['seed']} --openings {stored['opening_plies']}"}
+    stages = list(old.get("config", {}).get("stages", [])) or [first]
+    last = stages[-1]
+    if last["command"] and "--rungs" not in last["command"]:
+        last = {**last, "command": f"{last['command']} --rungs {shlex.quote('; '.join(specs[:n_old]))}"}
+    stages = [*stages[:-1], last, stage]
+    grown = store.pairings() + [p for p in pairs if p[1] >= n_old]
+    store.grow({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs], grown)
+    return grown, stages
 
 
 def _cores() -> int:
@@ -233,4 +278,4 @@ def _cores() -> int:
 
 
 __all__ = ["GENERIC_RUNGS", "OPENINGS", "RUNGS", "build_ladder", "default_rungs", "fit_store", "ladder_pairs",
-           "ladder_tasks"]
+           "ladder_tasks", "open_stages"]

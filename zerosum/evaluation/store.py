@@ -240,6 +240,26 @@ class Store:
             conn.executemany("INSERT INTO pairings VALUES (?, ?, ?)", [(i, a, b) for i, (a, b) in enumerate(pairings)])
         return False
 
+    def grow(self, config: dict[str, Any], fingerprint: dict[str, Any], agents: Sequence[tuple[str, str]],
+             pairings: Sequence[tuple[int, int]]) -> None:
+        """Make a stored tournament a larger one without touching a game played: ``agents`` and
+        ``pairings`` must begin with the stored ones, in order (the games refer to them by index);
+        the rest are added after them, and ``fingerprint`` and ``config`` replace the stored ones."""
+        conn = self.conn
+        old_agents, old_pairings = self.agents(), self.pairings()
+        if list(agents[:len(old_agents)]) != old_agents or list(pairings[:len(old_pairings)]) != old_pairings:
+            raise ConfigMismatchError(
+                f"{str(self.path)!r} cannot grow into this tournament: its agents {[n for n, _ in old_agents]} and "
+                f"pairings {old_pairings} must be the first of the new ones, in the same order")
+        with conn:
+            conn.executemany("INSERT INTO agents VALUES (?, ?, ?)",
+                             [(i, n, s) for i, (n, s) in enumerate(agents) if i >= len(old_agents)])
+            conn.executemany("INSERT INTO pairings VALUES (?, ?, ?)",
+                             [(i, a, b) for i, (a, b) in enumerate(pairings) if i >= len(old_pairings)])
+            conn.executemany("INSERT OR REPLACE INTO config VALUES (?, ?)", [
+                ("fingerprint", json.dumps(fingerprint, sort_keys=True)),
+                ("config", json.dumps(config, sort_keys=True))])
+
     def config(self) -> dict[str, Any]:
         """The stored configuration (including the fingerprint) as a dict."""
         return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM config")}
