@@ -138,7 +138,9 @@ def placements_section() -> list[str]:
              "Elo fitted, rounds against the rungs nearest a 0.5 score): each game's default opponent, the model "
              "zoo's AlphaZero networks, and the agents of the training recipes after the recipe's budget. "
              "Elo above random with its 95% interval; a method's cell is blank where it was not placed "
-             "(or has no agent) on that game:", "", *method_table(rows), "",
+             "(or has no agent) on that game. The AlphaZero rows are the zoo's networks: each one's training "
+             "command, in the table after this one, names the `az_*` recipe it came from, and its note says where "
+             "the run departed from the recipe:", "", *method_table(rows), "",
              "Every placement, with the command that measured it and, for a trained agent, the command that "
              "trained it. The interval places the agent against the rungs as rated; the ladder's own +- where "
              "it landed is added by a comparison with another ladder. A time a move is this machine's "
