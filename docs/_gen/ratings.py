@@ -138,7 +138,9 @@ def placements_section() -> list[str]:
              "Elo fitted, rounds against the rungs nearest a 0.5 score): each game's default opponent, the model "
              "zoo's AlphaZero networks, and the agents of the training recipes after the recipe's budget. "
              "Elo above random with its 95% interval; a method's cell is blank where it was not placed "
-             "(or has no agent) on that game. The AlphaZero rows are the zoo's networks: each one's training "
+             "(or has no agent) on that game. *PPO recipe* is the recipe named after the game "
+             "(`zerosum train --recipe GAME`); a row naming a recipe is that recipe's agent. The AlphaZero rows "
+             "are the zoo's networks: each one's training "
              "command, in the table after this one, names the `az_*` recipe it came from, and its note says where "
              "the run departed from the recipe:", "", *method_table(rows), "",
              "Every placement, with the command that measured it and, for a trained agent, the command that "
