@@ -47,6 +47,24 @@ def side_seeds(s: State, pits: int, p: int) -> int:  # pragma: no cover - compil
 
 
 @helper
+def side_empty(s: State, pits: int, p: int) -> bool:  # pragma: no cover - compiled
+    """Whether player ``p``'s pits are all empty (stops at the first seed: the game-over
+    test every call makes, where ``side_seeds`` would add up the whole row)."""
+    base = S_BOARD + first_pit(pits, p)
+    for i in range(pits):  # noqa: SIM110 - numba compiles no generator expressions
+        if s[base + i] != 0:
+            return False
+    return True
+
+
+@helper
+def in_play(params: Params, s: State) -> bool:  # pragma: no cover - compiled
+    """Whether the game goes on: both rows hold seeds and the move cap is not passed."""
+    pits = params[P_PITS]
+    return s[S_MOVES] <= params[P_CAP] and not side_empty(s, pits, 0) and not side_empty(s, pits, 1)
+
+
+@helper
 def sow(s: State, pits: int, pit: int) -> int:  # pragma: no cover - compiled
     """Sow the seeds of ``pit`` for the player to move, in place (OpenSpiel's
     ``DoApplyAction``): one into each following pit, the mover's store included and the
@@ -58,8 +76,10 @@ def sow(s: State, pits: int, pit: int) -> int:  # pragma: no cover - compiled
     seeds = s[S_BOARD + pit]
     s[S_BOARD + pit] = 0
     at = pit
-    for _ in range(seeds):
-        at = (at + 1) % total
+    for _ in range(seeds):  # no modulo: a compare wraps (a division a seed was most of a move's cost)
+        at += 1
+        if at == total:
+            at = 0
         if at == skip:
             at += 1
         s[S_BOARD + at] += 1
@@ -80,36 +100,38 @@ def player(params: Params, s: State) -> int:  # pragma: no cover - compiled
 def status(params: Params, s: State) -> int:  # pragma: no cover - compiled
     """Over when either side's pits are empty, or past the move cap; then each player
     counts its store and its pits (OpenSpiel's ``Returns``)."""
-    pits = params[P_PITS]
-    own0, own1 = side_seeds(s, pits, 0), side_seeds(s, pits, 1)
-    if own0 > 0 and own1 > 0 and s[S_MOVES] <= params[P_CAP]:
+    if in_play(params, s):
         return ONGOING
-    sum0 = own0 + s[S_BOARD + store(pits, 0)]
-    sum1 = own1 + s[S_BOARD + store(pits, 1)]
+    pits = params[P_PITS]
+    sum0 = side_seeds(s, pits, 0) + s[S_BOARD + store(pits, 0)]
+    sum1 = side_seeds(s, pits, 1) + s[S_BOARD + store(pits, 1)]
     return P0_WINS if sum0 > sum1 else P1_WINS if sum1 > sum0 else DRAW
 
 
 @kernel(LEGAL)
 def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover - compiled
-    if status(params, s) != ONGOING:
-        return 0
     pits = params[P_PITS]
-    first = first_pit(pits, s[S_TO_MOVE])
+    p = s[S_TO_MOVE]
+    first = first_pit(pits, p)
     n = 0
     for pit in range(first, first + pits):
         if s[S_BOARD + pit] > 0:
             out[n] = pit
             n += 1
+    # n > 0: the mover's row holds seeds, so the game goes on unless the other's is empty or the cap passed
+    if n == 0 or s[S_MOVES] > params[P_CAP] or side_empty(s, pits, 1 - p):
+        return 0
     return n
 
 
 @kernel(IS_LEGAL)
 def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - compiled
     pits = params[P_PITS]
-    first = first_pit(pits, s[S_TO_MOVE])
+    p = s[S_TO_MOVE]
+    first = first_pit(pits, p)
     if a < first or a >= first + pits or s[S_BOARD + a] == 0:
         return False
-    return status(params, s) == ONGOING
+    return s[S_MOVES] <= params[P_CAP] and not side_empty(s, pits, 1 - p)  # the mover's row is not empty
 
 
 @kernel(APPLY)
