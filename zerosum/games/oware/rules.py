@@ -75,13 +75,13 @@ def over(params: Params, s: State) -> int:  # pragma: no cover - compiled
 
 
 @helper
-def may_sow(params: Params, s: State, house: int, feed: bool) -> bool:  # pragma: no cover - compiled
-    """Whether the mover may sow ``house`` (an index of its row): it holds seeds, and, when
+def may_sow(params: Params, s: State, p: int, a: int, feed: bool) -> bool:  # pragma: no cover - compiled
+    """Whether player ``p`` may sow its house ``a`` (0 its first): it holds seeds, and, when
     the opponent has none (``feed``), enough of them to reach the opponent's row."""
     houses = params[P_HOUSES]
-    seeds = s[S_HOUSES + house]
+    seeds = s[S_HOUSES + p * houses + a]
     if feed:
-        return seeds > (house // houses) * houses + houses - 1 - house
+        return seeds > houses - 1 - a
     return seeds > 0
 
 
@@ -96,7 +96,7 @@ def moves_of(params: Params, s: State, out: I64Array, write: bool) -> int:  # pr
     feed = row_seeds(s, houses, 1 - p) == 0
     n = 0
     for a in range(houses):
-        if may_sow(params, s, p * houses + a, feed):
+        if may_sow(params, s, p, a, feed):
             if write:
                 out[n] = a
             n += 1
@@ -114,7 +114,9 @@ def sow(s: State, houses: int, house: int) -> int:  # pragma: no cover - compile
     for _ in range(2 * left + 1):
         if left == 0:
             break
-        at = (at + 1) % n
+        at += 1  # no modulo: a compare wraps (a division a seed was much of a move's cost)
+        if at == n:
+            at = 0
         if at != house:
             s[S_HOUSES + at] += 1
             left -= 1
@@ -122,11 +124,10 @@ def sow(s: State, houses: int, house: int) -> int:  # pragma: no cover - compile
 
 
 @helper
-def grand_slam(s: State, houses: int, last: int) -> bool:  # pragma: no cover - compiled
-    """OpenSpiel's ``IsGrandSlam``: the houses past ``last`` in its row are empty and every
-    house from ``last`` back to the row's first holds 2 or 3 seeds, so a capture would take
-    the whole row."""
-    lower = (last // houses) * houses
+def grand_slam(s: State, houses: int, last: int, lower: int) -> bool:  # pragma: no cover - compiled
+    """OpenSpiel's ``IsGrandSlam``: the houses past ``last`` in its row (which starts at
+    ``lower``) are empty and every house from ``last`` back to the row's first holds 2 or 3
+    seeds, so a capture would take the whole row."""
     for i in range(last + 1, lower + houses):
         if s[S_HOUSES + i] > 0:
             return False
@@ -137,10 +138,9 @@ def grand_slam(s: State, houses: int, last: int) -> bool:  # pragma: no cover - 
 
 
 @helper
-def capture(s: State, houses: int, last: int, p: int) -> int:  # pragma: no cover - compiled
-    """Take the houses holding 2 or 3 seeds from ``last`` back towards the row's first, until
-    one does not, into player ``p``'s score; returns the seeds taken."""
-    lower = (last // houses) * houses
+def capture(s: State, last: int, lower: int, p: int) -> int:  # pragma: no cover - compiled
+    """Take the houses holding 2 or 3 seeds from ``last`` back towards the row's first
+    (``lower``), until one does not, into player ``p``'s score; returns the seeds taken."""
     taken = 0
     for i in range(last, lower - 1, -1):
         c = s[S_HOUSES + i]
@@ -155,9 +155,10 @@ def capture(s: State, houses: int, last: int, p: int) -> int:  # pragma: no cove
 @helper
 def collect(s: State, houses: int) -> None:  # pragma: no cover - compiled
     """The end: each player's score takes the seeds of its row (``CollectAndTerminate``)."""
-    for i in range(2 * houses):
-        s[S_SCORE + i // houses] += s[S_HOUSES + i]
-        s[S_HOUSES + i] = 0
+    for p in range(2):
+        for i in range(p * houses, (p + 1) * houses):
+            s[S_SCORE + p] += s[S_HOUSES + i]
+            s[S_HOUSES + i] = 0
 
 
 @helper
@@ -209,7 +210,7 @@ def is_legal(params: Params, s: State, a: int) -> bool:  # pragma: no cover - co
     if a < 0 or a >= houses or over(params, s) != ONGOING:
         return False
     p = s[S_TO_MOVE]
-    return may_sow(params, s, p * houses + a, row_seeds(s, houses, 1 - p) == 0)
+    return may_sow(params, s, p, a, row_seeds(s, houses, 1 - p) == 0)
 
 
 @kernel(APPLY)
@@ -219,13 +220,17 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
     nothing); the turn passes; a capture forgets the boards seen; a board seen before
     ends the game, and so does a mover left without a legal move (or, past OpenSpiel's
     cap, the 1,000th move): each player collects its row."""
-    for i in range(s.shape[0]):
-        child[i] = s[i]
     houses = params[P_HOUSES]
+    base = seen_base(params)
+    live = base + s[S_SEEN_COUNT]
+    for i in range(live):  # the boards seen end at live: copy up to there and fill the rest with 0
+        child[i] = s[i]  # (a slice fill; copying the whole vector, 8 kB, was most of a move's cost)
+    child[live:] = 0
     p = s[S_TO_MOVE]
     last = sow(child, houses, p * houses + a)
-    base = seen_base(params)
-    if last // houses != p and not grand_slam(child, houses, last) and capture(child, houses, last, p) > 0:
+    lower = (1 - p) * houses  # the opponent's row starts here
+    if lower <= last < lower + houses and not grand_slam(child, houses, last, lower) \
+            and capture(child, last, lower, p) > 0:
         for i in range(child[S_SEEN_COUNT]):
             child[base + i] = 0
         child[S_SEEN_COUNT] = 0
