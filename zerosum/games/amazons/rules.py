@@ -79,51 +79,91 @@ def step_col(d: int) -> int:  # pragma: no cover - compiled
 
 
 @helper
-def free_next_to(s: State, size: int, sq: int) -> bool:  # pragma: no cover - compiled
-    """Whether a cell next to ``sq`` (by side or corner) is empty."""
-    r = sq // size
-    c = sq % size
-    for dr in range(-1, 2):
-        for dc in range(-1, 2):
-            rr = r + dr
-            cc = c + dc
-            if (dr != 0 or dc != 0) and 0 <= rr < size and 0 <= cc < size and s[S_CELLS + rr * size + cc] == EMPTY:
+def free_around(s: State, size: int, r: int, c: int) -> bool:  # pragma: no cover - compiled
+    """Whether a cell next to the cell in row ``r`` and column ``c`` (by side or corner) is empty."""
+    for rr in range(max(r - 1, 0), min(r + 2, size)):
+        for cc in range(max(c - 1, 0), min(c + 2, size)):
+            if s[S_CELLS + rr * size + cc] == EMPTY and (rr != r or cc != c):
                 return True
     return False
 
 
 @helper
+def free_next_to(s: State, size: int, sq: int) -> bool:  # pragma: no cover - compiled
+    """Whether a cell next to ``sq`` (by side or corner) is empty."""
+    r = sq // size
+    return free_around(s, size, r, sq - r * size)
+
+
+@helper
 def can_move(s: State, size: int, p: int) -> bool:  # pragma: no cover - compiled
     """Whether player ``p`` has a queen with an empty cell next to it."""
-    found = False
-    for sq in range(size * size):
-        if s[S_CELLS + sq] == 1 + p and free_next_to(s, size, sq):
-            found = True
-            break
-    return found
+    queen = 1 + p
+    for sq in range(size * size):  # noqa: SIM110 - numba compiles no generator expressions
+        if s[S_CELLS + sq] == queen and free_next_to(s, size, sq):
+            return True
+    return False
+
+
+@helper
+def reach(s: State, sq: int, room: int, step: int) -> int:  # pragma: no cover - compiled
+    """How many empty cells in a row a queen on ``sq`` sees along ``step`` (a cell index
+    step), with ``room`` cells to the board's edge that way."""
+    n = 0
+    at = S_CELLS + sq + step
+    while n < room and s[at] == EMPTY:
+        n += 1
+        at += step
+    return n
 
 
 @helper
 def rays(s: State, size: int, sq: int, out: I64Array) -> int:  # pragma: no cover - compiled
-    """The empty cells a queen on ``sq`` reaches, ascending, into ``out``; how many."""
-    n = 0
+    """The empty cells a queen on ``sq`` reaches, ascending, into ``out``; how many.
+
+    Ascending without sorting: the rows above, farthest first, each with its up-left,
+    up and up-right cell; then the row's own cells, left then right; then the rows below,
+    nearest first, each with its down-left, down and down-right cell."""
     r0 = sq // size
-    c0 = sq % size
-    for d in range(8):
-        dr = step_row(d)
-        dc = step_col(d)
-        r = r0 + dr
-        c = c0 + dc
-        while 0 <= r < size and 0 <= c < size and s[S_CELLS + r * size + c] == EMPTY:
-            a = r * size + c
-            j = n
-            while j > 0 and out[j - 1] > a:
-                out[j] = out[j - 1]
-                j -= 1
-            out[j] = a
+    c0 = sq - r0 * size
+    above, below, west, east = r0, size - 1 - r0, c0, size - 1 - c0  # cells to each edge
+    up_left = reach(s, sq, min(above, west), -size - 1)
+    up = reach(s, sq, above, -size)
+    up_right = reach(s, sq, min(above, east), -size + 1)
+    left = reach(s, sq, west, -1)
+    right = reach(s, sq, east, 1)
+    down_left = reach(s, sq, min(below, west), size - 1)
+    down = reach(s, sq, below, size)
+    down_right = reach(s, sq, min(below, east), size + 1)
+    n = 0
+    for k in range(max(up_left, max(up, up_right)), 0, -1):
+        row = sq - k * size
+        if k <= up_left:
+            out[n] = row - k
             n += 1
-            r += dr
-            c += dc
+        if k <= up:
+            out[n] = row
+            n += 1
+        if k <= up_right:
+            out[n] = row + k
+            n += 1
+    for k in range(left, 0, -1):
+        out[n] = sq - k
+        n += 1
+    for k in range(1, right + 1):
+        out[n] = sq + k
+        n += 1
+    for k in range(1, max(down_left, max(down, down_right)) + 1):
+        row = sq + k * size
+        if k <= down_left:
+            out[n] = row - k
+            n += 1
+        if k <= down:
+            out[n] = row
+            n += 1
+        if k <= down_right:
+            out[n] = row + k
+            n += 1
     return n
 
 
@@ -166,10 +206,10 @@ def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover -
         return rays(s, size, s[S_FROM], out)
     if phase == SHOOT:
         return rays(s, size, s[S_TO], out)
-    p = s[S_TO_MOVE]
+    queen = 1 + s[S_TO_MOVE]
     n = 0
     for sq in range(size * size):
-        if s[S_CELLS + sq] == 1 + p and free_next_to(s, size, sq):
+        if s[S_CELLS + sq] == queen and free_next_to(s, size, sq):
             out[n] = sq
             n += 1
     return n
