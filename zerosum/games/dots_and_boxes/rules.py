@@ -8,7 +8,10 @@ and is action ``(R+1)*C + r*(C+1) + c`` (OpenSpiel's encoding: every horizontal 
 then every vertical one, row-major). Box ``(r, c)`` has sides horizontal ``(r, c)`` and
 ``(r+1, c)`` and vertical ``(r, c)`` and ``(r, c+1)``.
 
-params: ``[rows, columns, utility_margin, lines, horizontal lines]``.
+params: ``[rows, columns, utility_margin, lines, horizontal lines, then one word an action:
+its line's state slot, bit and row]`` (the word is ``row << 16 | slot << 8 | bit``; row: the
+dot row of a horizontal line, the box row of a vertical one). The table saves apply and
+is_legal a division each (by the columns) a move.
 
 state: ``[to_move, lines drawn, player 0's boxes, player 1's boxes, then R+1 words of
 horizontal lines (bit c of word r: line (r, c)), R words of vertical lines, R words of
@@ -24,7 +27,7 @@ from zerosum.games.kit import (
     State, helper, i64, kernel, lowest_bit, shr,
 )
 
-P_ROWS, P_COLS, P_MARGIN, P_LINES, P_HLINES = range(5)
+P_ROWS, P_COLS, P_MARGIN, P_LINES, P_HLINES, P_LINE_TABLE = range(6)
 S_TO_MOVE, S_DRAWN, S_SCORE0, S_SCORE1, S_WORDS = range(5)
 MAX_SIDE = 20
 """The most rows (or columns) of boxes a variant may have."""
@@ -33,9 +36,11 @@ _SEED = i64(0x9E3779B97F4A7C15)
 
 
 def geometry(rows: int, cols: int, margin: bool) -> list[int]:
-    """The params vector of one variant."""
+    """The params vector of one variant (the five sizes, then the table of lines)."""
     hlines = (rows + 1) * cols
-    return [rows, cols, int(margin), hlines + rows * (cols + 1), hlines]
+    table = [r << 16 | (S_WORDS + r) << 8 | c for r in range(rows + 1) for c in range(cols)]
+    table += [r << 16 | (S_WORDS + rows + 1 + r) << 8 | c for r in range(rows) for c in range(cols + 1)]
+    return [rows, cols, int(margin), hlines + rows * (cols + 1), hlines, *table]
 
 
 def state_size(rows: int) -> int:
@@ -78,13 +83,9 @@ def sides(params: Params, s: State, r: int, c: int) -> int:  # pragma: no cover 
 
 @helper
 def line_slot(params: Params, a: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """(state slot, bit) of the line of action ``a``."""
-    cols = params[P_COLS]
-    hlines = params[P_HLINES]
-    if a < hlines:
-        return h_word(params, a // cols), a % cols
-    b = a - hlines
-    return v_word(params, b // (cols + 1)), b % (cols + 1)
+    """(state slot, bit) of the line of action ``a`` (read from the params' table)."""
+    code = params[P_LINE_TABLE + a]
+    return (code >> 8) & 0xFF, code & 0xFF
 
 
 @helper
@@ -157,18 +158,17 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
         child[i] = s[i]
     rows, cols = params[P_ROWS], params[P_COLS]
     p = s[S_TO_MOVE]
-    slot, b = line_slot(params, a)
+    code = params[P_LINE_TABLE + a]
+    slot, b, r = (code >> 8) & 0xFF, code & 0xFF, code >> 16
     child[slot] |= 1 << b
     child[S_DRAWN] += 1
     taken = 0
     if a < params[P_HLINES]:
-        r = a // cols
         if r > 0:
             taken += take(params, child, p, r - 1, b)   # the box above
         if r < rows:
             taken += take(params, child, p, r, b)       # the box below
     else:
-        r = (a - params[P_HLINES]) // (cols + 1)
         if b > 0:
             taken += take(params, child, p, r, b - 1)   # the box to the left
         if b < cols:
