@@ -114,10 +114,9 @@ def legal(params: Params, s: State, out: I64Array) -> int:  # pragma: no cover -
     p = s[S_TO_MOVE]
     first = first_pit(pits, p)
     n = 0
-    for pit in range(first, first + pits):
-        if s[S_BOARD + pit] > 0:
-            out[n] = pit
-            n += 1
+    for pit in range(first, first + pits):  # without a branch: which pits hold seeds is a coin toss
+        out[n] = pit
+        n += s[S_BOARD + pit] > 0
     # n > 0: the mover's row holds seeds, so the game goes on unless the other's is empty or the cap passed
     if n == 0 or s[S_MOVES] > params[P_CAP] or side_empty(s, pits, 1 - p):
         return 0
@@ -140,8 +139,8 @@ def apply(params: Params, s: State, a: int, child: State) -> None:  # pragma: no
         child[i] = s[i]
     pits = params[P_PITS]
     last = sow(child, pits, a)
-    if last != store(pits, s[S_TO_MOVE]):  # a last seed in one's own store moves again
-        child[S_TO_MOVE] = 1 - s[S_TO_MOVE]
+    p = s[S_TO_MOVE]
+    child[S_TO_MOVE] = p if last == store(pits, p) else 1 - p  # a last seed in one's own store moves again
     child[S_MOVES] = s[S_MOVES] + 1
 
 

@@ -95,11 +95,10 @@ def moves_of(params: Params, s: State, out: I64Array, write: bool) -> int:  # pr
     p = s[S_TO_MOVE]
     feed = row_seeds(s, houses, 1 - p) == 0
     n = 0
-    for a in range(houses):
-        if may_sow(params, s, p, a, feed):
-            if write:
-                out[n] = a
-            n += 1
+    for a in range(houses):  # without a branch on the seeds (which houses hold enough is a coin toss)
+        if write:
+            out[n] = a
+        n += may_sow(params, s, p, a, feed)
     return n
 
 
