@@ -4,9 +4,21 @@ numba cfuncs (plain C function pointers, cached on disk) around the game's own k
 for the C module :mod:`zerosum.games._native`, which calls them without numba's per-call
 unboxing of array arguments. Every pointer takes the sizes of its arrays, so one copy
 serves every variant of the game. Also ``random_playouts``, rules-only batch playouts.
+
+The cfuncs inline the kernels they call: each kernel's own Python function is compiled
+once more here with numba's ``forceinline`` (LLVM inlines the machine code's source; the
+kernel's cached code cannot be inlined). Called through numba's calling convention
+instead, each array passed as seven words and its reference count taken and dropped, a
+kernel cost ~20 ns more a call, a tenth of a natural loop's step on a small game (Mancala,
+measured here). This makes the copy's first compile longer (chess: ~13 s instead of ~2 s,
+once). Not numba's ``inline="always"``, which inlines numba's IR: Go's legal kernel, whose
+scratch arrays live on the stack (zerosum.games.go.scratch), gave a wrong move list that
+way. ``random_playouts``, compiled on its first call, calls the kernels themselves.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numba import cfunc, njit
@@ -18,18 +30,29 @@ from zerosum.games.kit.kernels import ONGOING, I64Array, Params, State
 
 legal, apply, status, player, is_legal = _RULES.legal, _RULES.apply, _RULES.status, _RULES.player, _RULES.is_legal
 HAS_IS_LEGAL = is_legal is not None
+
+
+def _inlined(kernel: Any) -> Any:
+    """The kernel's own Python function compiled anew with ``forceinline``: LLVM inlines it into its callers."""
+    fn = getattr(kernel, "py_func", None)
+    return kernel if fn is None else njit(forceinline=True)(fn)
+
+
+legal_in, apply_in, status_in, player_in = _inlined(legal), _inlined(apply), _inlined(status), _inlined(player)
+is_legal_in: Any = _inlined(is_legal) if HAS_IS_LEGAL else None
+
 OVER_MAX_MOVES = 4
 """random_playouts' results slot for the count of a legal kernel that listed more than max_moves."""
 
 
 @cfunc(NATIVE_LEGAL, cache=True)
 def native_legal(sp: Ptr, outp: Ptr, pp: Ptr, ns: int, nout: int, npar: int) -> int:  # pragma: no cover - compiled
-    return legal(carray(pp, npar), carray(sp, ns), carray(outp, nout))
+    return legal_in(carray(pp, npar), carray(sp, ns), carray(outp, nout))
 
 
 @cfunc(NATIVE_APPLY, cache=True)
 def native_apply(sp: Ptr, action: int, cp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
-    apply(carray(pp, npar), carray(sp, ns), action, carray(cp, ns))
+    apply_in(carray(pp, npar), carray(sp, ns), action, carray(cp, ns))
     return 1
 
 
@@ -39,9 +62,9 @@ if HAS_IS_LEGAL:
                        ns: int, npar: int, nm: int) -> int:
         params = carray(pp, npar)
         s = carray(sp, ns)
-        if not is_legal(params, s, action):
+        if not is_legal_in(params, s, action):
             return 0
-        apply(params, s, action, carray(cp, ns))
+        apply_in(params, s, action, carray(cp, ns))
         return 1
 else:
     @cfunc(NATIVE_CHECKED, cache=True)
@@ -49,22 +72,22 @@ else:
                        ns: int, npar: int, nm: int) -> int:
         params = carray(pp, npar)
         s = carray(sp, ns)
-        n = legal(params, s, carray(mp, nm))
+        n = legal_in(params, s, carray(mp, nm))
         for i in range(n):
             if mp[i] == action:
-                apply(params, s, action, carray(cp, ns))
+                apply_in(params, s, action, carray(cp, ns))
                 return 1
         return 0
 
 
 @cfunc(NATIVE_STATUS, cache=True)
 def native_status(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
-    return status(carray(pp, npar), carray(sp, ns))
+    return status_in(carray(pp, npar), carray(sp, ns))
 
 
 @cfunc(NATIVE_STATUS, cache=True)
 def native_player(sp: Ptr, pp: Ptr, ns: int, npar: int) -> int:  # pragma: no cover - compiled
-    return player(carray(pp, npar), carray(sp, ns))
+    return player_in(carray(pp, npar), carray(sp, ns))
 
 
 @njit(cache=True, nogil=True)
