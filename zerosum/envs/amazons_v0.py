@@ -62,11 +62,11 @@ its command).
   10x10, 8x8 and 6x6 (`python bench/amazons.py --strength-games 0`); the test compares
   8,725 steps of 88 games on its own seeds.
 * *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
-  `apply(s, int(a))`, `returns`) run 1.36x as many actions a second as the same loop on
-  pyspiel in the same process (1.50 M against 1.10 M actions/s of CPU time, 1,000 games:
-  `python bench/amazons.py --strength-games 0 --speed-games 1000`), short of issue 57's
-  1.5x: OpenSpiel's Amazons is cheap per action, and the loop's cost here is mostly the
-  calls themselves.
+  `apply(s, int(a))`, `returns`) run 1.46x as many actions a second as the same loop on
+  pyspiel in the same process (1.42 M against 0.98 M actions/s of CPU time, 300 games;
+  1.40-1.47x over three runs at load 4.6, 2026-11-29: `python bench/amazons.py
+  --strength-games 0`), short of issue 57's 1.5x: OpenSpiel's Amazons is cheap per action,
+  and the loop's cost here is mostly the calls themselves.
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `territory`, against
   OpenSpiel's `MCTSBot` (its C++ `pyspiel.MCTSBot`: 1,000 simulations an action, one
   random rollout a leaf, `uct_c=2`, `solve`), seats alternating from paired 4-action

@@ -70,9 +70,11 @@ that give fewest boxes away; the quiescence search follows the moves that take a
   bench/dots_and_boxes.py --quick`. 2x2 is a first-player win by 3 boxes to 1 (alpha-beta,
   and an exhaustive solve over OpenSpiel's states in the tests).
 * *Speed*: random games on 2x2 in the loop a user writes (`current_player`,
-  `legal_actions`, `apply(s, int(a))`, `returns`) run 1.38x pyspiel's moves a second in the
-  same process (1.00 M against 0.73 M, load 13): the same command. A game of 12 moves is
-  mostly the cost of the calls.
+  `legal_actions`, `apply(s, int(a))`, `returns`) run 1.42x pyspiel's moves a second in the
+  same process (0.94 M against 0.66 M; 1.41-1.44x over three runs at load 4.6, 2026-11-29):
+  `python bench/dots_and_boxes.py --strength-games 0`, short of issue 57's 1.5x. A game of
+  12 moves is mostly the cost of the calls and of the loop itself (seeding its generator
+  is a third of a game's time on either side).
 * *Strength*: the default opponent, `alphabeta(time=0.1)`, against OpenSpiel's `MCTSBot`
   (C++, 1,000 simulations, random rollouts, `uct_c=2`, `solve`) on 2x2, seats alternating
   from paired 4-ply random openings: 46 wins, 43 draws, 11 losses in 100 games, score 0.675

@@ -55,10 +55,12 @@ command).
   actions, the 14 counts, player to move, terminal flag, returns, action names):
   `python bench/mancala.py --quick`; the tests play 8,849 more (200 games, seed 57).
 * *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
-  `apply(s, int(a))`, `returns`) run 1.17x as many moves a second as the same loop on
-  pyspiel in the same process (1.32 M against 1.13 M moves/s): `python bench/mancala.py
-  --quick`. Issue 57's target is 1.5x: OpenSpiel's Kalah is 14 ints and a move costs it
-  about as little as a call costs here, as with tic-tac-toe (0.84-0.90x).
+  `apply(s, int(a))`, `returns`) run 1.39x as many moves a second as the same loop on
+  pyspiel in the same process (1.37 M against 0.98 M moves/s; 1.38-1.40x over three runs
+  at load 4.5, 2026-11-29): `python bench/mancala.py --strength-games 0`. Issue 57's target
+  is 1.5x: OpenSpiel's Kalah is 14 ints and a move costs it about as little as a call costs
+  here, and what is left of a step here is mostly the loop itself (drawing the move,
+  seeding a generator a game) and numpy's scalar from `legal[i]`, not the rules.
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `store_difference`,
   against OpenSpiel's `MCTSBot` (C++, 1,000 simulations, one random rollout a leaf,
   `uct_c=2`, `solve`), seats alternating from paired 4-ply random openings: 86 wins, 3

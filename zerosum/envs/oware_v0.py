@@ -65,9 +65,10 @@ command).
   `python bench/oware.py --quick`; the tests play 25,104 more (580 games on six boards,
   seed 58), with grand slams, starving opponents and repetitions among them.
 * *Speed*: random games in the loop a user writes (`current_player`, `legal_actions`,
-  `apply(s, int(a))`, `returns`) run 1.35x as many moves a second as the same loop on
-  pyspiel in the same process (1.33 M against 0.99 M moves/s): `python bench/oware.py
-  --quick` (issue 57's target: 1.5x).
+  `apply(s, int(a))`, `returns`) run 1.50x as many moves a second as the same loop on
+  pyspiel in the same process (1.42 M against 0.95 M moves/s; 1.48-1.51x over three runs
+  at load 4.5, 2026-11-29): `python bench/oware.py --strength-games 0` (issue 57's target:
+  1.5x).
 * *Strength*: the default opponent, `alphabeta(time=0.1)` with `seeds_in_play`, against
   OpenSpiel's `MCTSBot` (C++, 1,000 simulations, one random rollout a leaf, `uct_c=2`,
   `solve`), seats alternating from paired 4-ply random openings: 99 wins and 1 draw in
