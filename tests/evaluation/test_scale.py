@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from dataclasses import replace
 
 import numpy as np
@@ -259,6 +260,19 @@ def test_every_shipped_ladder_loads_starts_at_random_and_has_its_pairs(game) -> 
     assert all(p.a in names and p.b in names and p.games >= 100 for p in lad.pairs)
     assert lad.built["command"].startswith("zerosum ladder build ")
     assert lad.top.elo > 0
+
+
+@pytest.mark.parametrize("game", shipped())
+def test_every_shipped_ladder_s_rebuild_command_names_its_rungs(game) -> None:
+    """The last stage's command either lists the rungs or builds the game's own list: the rebuild
+    command plays the shipped rungs, not a list changed since."""
+    from zerosum.evaluation.scale_build import default_rungs
+    from zerosum.values import split_top_level
+
+    lad = zerosum.ladder(game)
+    last = shlex.split(lad.built["command"].split(" && ")[-1])
+    rungs = split_top_level(last[last.index("--rungs") + 1]) if "--rungs" in last else default_rungs(make_game(game))
+    assert [r.spec for r in lad.rungs] == list(rungs)
 
 
 def test_the_commands_show_a_ladder_and_place_an_agent(capsys, tmp_path) -> None:

@@ -51,6 +51,8 @@ GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
 and each fourfold budget is roughly one more ply. A one-ply search playing a share of random moves
 (``noisy``) bridges the gap between cheap MCTS and the searches, which is wide on most games."""
 
+_FIRST_GENERIC = tuple(r for r in GENERIC_RUNGS if r not in ("alphabeta(depth=2)", "alphabeta(nodes=250)"))
+
 RUNGS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
                   "alphabeta(depth=2)", "alphabeta(depth=3)", "alphabeta(depth=9)"),
@@ -71,6 +73,10 @@ RUNGS: dict[str, tuple[str, ...]] = {
               "stockfish(nodes=1000, skill=5)", "stockfish(nodes=1000)", "stockfish(nodes=10000)"),
     "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
            "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
+    # the generic list before depth 2 and 250 nodes joined it; Pentago's search runs ~1.2M nodes a
+    # second, so its top climbs to 1M nodes (0.1 s agents search ~500k nodes a move)
+    "mancala": _FIRST_GENERIC,
+    "pentago": (*_FIRST_GENERIC, "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
     # random Halma never finishes (600-ply draws) and MCTS's random rollouts cost 600 plies each
     # (0.02-0.05 s a move at 4-16 simulations): the weak rungs are one-ply searches with random moves
     "halma": ("random", "noisy(base=alphabeta(depth=1), epsilon=0.75)",
