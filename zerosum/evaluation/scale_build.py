@@ -77,7 +77,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
               "stockfish(nodes=1000, skill=0)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
               "stockfish(nodes=1000, skill=5)", "alphabeta(nodes=64000)", "stockfish(nodes=1000)",
               "stockfish(nodes=3000)", "stockfish(nodes=10000)"),
-    "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
+    # MCTS at 64 simulations lost 6 of 6 to one-ply alpha-beta (a probe of 6 games a pair): the noisy
+    # one-ply searches bridge them; 16,000 nodes scored 0.58 against GNU Go level 0, which scored 0.17
+    # against level 5
+    "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
+           "noisy(base=alphabeta(depth=1), epsilon=0.25)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
            "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
     # the generic list before depth 2 and 250 nodes joined it; Pentago's search runs ~1.2M nodes a
     # second, so its top climbs to 1M nodes (0.1 s agents search ~500k nodes a move)
