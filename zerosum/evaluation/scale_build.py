@@ -87,12 +87,16 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # second, so its top climbs to 1M nodes (0.1 s agents search ~500k nodes a move)
     "mancala": _FIRST_GENERIC,
     "pentago": (*_FIRST_GENERIC, "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
-    # random Halma never finishes (600-ply draws) and MCTS's random rollouts cost 600 plies each
-    # (0.02-0.05 s a move at 4-16 simulations): the weak rungs are one-ply searches with random moves
-    "halma": ("random", "noisy(base=alphabeta(depth=1), epsilon=0.75)",
-              "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-              "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
-              "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)"),
+    # Halma is a race, and a race is steep: one-ply search playing 5% random moves scored 0.2 against
+    # none, 10% against 5% 0.1, and 64,000 nodes won 8 of 8 against 16,000 (probes of 8-10 games a
+    # pair). Random Halma never finishes (600-ply draws) and MCTS's random rollouts run 600 plies. So
+    # the rungs are one-ply searches in small steps of random moves, then deeper searches bridged by
+    # shares of random moves, and stop at 16,000 nodes (64,000 costs 5-10 s a game and wins every one)
+    "halma": ("random", *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in
+                          ("0.6", "0.5", "0.4", "0.3", "0.2", "0.15", "0.1", "0.05")),
+              "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
+              "noisy(base=alphabeta(nodes=4000), epsilon=0.1)", "noisy(base=alphabeta(nodes=4000), epsilon=0.03)",
+              "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
     # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
     # move (its evaluation is costly), Y's 16,000 nodes 0.34 s a move over ~100-ply games, Havannah's
     # one-ply search already 0.06-0.11 s (its connection distance is costly) and Amazons' 4,000 nodes
