@@ -97,6 +97,14 @@ RUNGS: dict[str, tuple[str, ...]] = {
               "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
               "noisy(base=alphabeta(nodes=4000), epsilon=0.1)", "noisy(base=alphabeta(nodes=4000), epsilon=0.03)",
               "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
+    # Clobber's first build (the generic list) rated one-ply search and its noisy copies at random's
+    # level (the mobility heuristic misleads it at one ply) and topped at 64,000 nodes, under the
+    # 0.1 s default MCTS (~20,000 simulations a move, 0.02 s for 4,000): the searches in the order
+    # they were rated, then MCTS at the default's c up to 64,000 simulations
+    "clobber": ("random", "mcts(sims=4)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "mcts(sims=16)",
+                "alphabeta(nodes=1000)", "mcts(sims=64)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
+                "alphabeta(nodes=64000)", "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
+                "mcts(sims=16000, c=0.7)", "mcts(sims=64000, c=0.7)"),
     # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
     # move (its evaluation is costly), Y's 16,000 nodes 0.34 s a move over ~100-ply games, Havannah's
     # one-ply search already 0.06-0.11 s (its connection distance is costly) and Amazons' 4,000 nodes
