@@ -105,6 +105,12 @@ RUNGS: dict[str, tuple[str, ...]] = {
                 "alphabeta(nodes=1000)", "mcts(sims=64)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
                 "alphabeta(nodes=64000)", "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
                 "mcts(sims=16000, c=0.7)", "mcts(sims=64000, c=0.7)"),
+    # Breakthrough's 0.1 s default searches ~205,000 nodes a move, above the generic top
+    "breakthrough": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
+    # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
+    # generic list's top: MCTS at the default's c climbs on from 64,000 nodes
+    "ultimate_tic_tac_toe": (*GENERIC_RUNGS, "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
+                             "mcts(sims=16000, c=0.7)"),
     # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
     # move (its evaluation is costly), Y's 16,000 nodes 0.34 s a move over ~100-ply games, Havannah's
     # one-ply search already 0.06-0.11 s (its connection distance is costly) and Amazons' 4,000 nodes
