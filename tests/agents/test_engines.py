@@ -60,3 +60,12 @@ def test_gnugo_plays_legal_go_to_the_end() -> None:
     m = play_match(game, agents)
     assert m.termination == "end" and m.error is None
     assert m.winner == 1
+
+
+def test_gnugo_captures_dead_stones_before_passing() -> None:
+    """OpenSpiel's Go scores the board as it stands after two passes (Tromp-Taylor): GNU Go must
+    be told to capture dead stones first, or it passes with them on the board and loses won games
+    (GNU Go at every level rated below 4,000 nodes of alpha-beta until it was)."""
+    cmd = make_agent("gnugo(level=3)", rng=0).command("gnugo")
+    assert "--capture-all-dead" in cmd and "--chinese-rules" in cmd
+    assert cmd[cmd.index("--level") + 1] == "3"

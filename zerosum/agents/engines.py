@@ -199,9 +199,12 @@ class GnuGoAgent(EngineAgent):
         return find_engine("gnugo", self.path, "gnugo")
 
     def command(self, exe: str) -> list[str]:
-        """GTP mode at the level, Chinese rules, seeded from the agent's generator."""
+        """GTP mode at the level, Chinese rules, seeded from the agent's generator, and
+        ``--capture-all-dead``: the game is scored as it stands after two passes (Tromp-Taylor, as
+        OpenSpiel's Go), so dead stones must be captured before GNU Go passes, or they count as alive."""
         seed = int(self.rng.integers(1, 2**31 - 1))
-        return [exe, "--mode", "gtp", "--level", str(self.level), "--chinese-rules", "--seed", str(seed)]
+        return [exe, "--mode", "gtp", "--level", str(self.level), "--chinese-rules", "--capture-all-dead",
+                "--seed", str(seed)]
 
     def gtp(self, command: str) -> str:
         """One GTP command and its answer (an EngineError for a ``?`` answer)."""
