@@ -287,9 +287,9 @@ def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: in
         stages = list(old.get("config", {}).get("stages", [])) or [stage]
         if stages[-1]["rungs"] == len(specs):
             stages[-1] = stage
-        pairs = pairs if len(stages) == 1 else store.pairings()
+        # a new store takes ladder_pairs' order; a resumed one keeps the pairs it holds (a grown build's)
         store.init({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs], pairs)
-        return pairs, stages
+        return store.pairings(), stages
     # an earlier stage's command must name its rungs; a store written before stages were kept has
     # none, and gets one from its fingerprint
     first = {"rungs": n_old, "command": f"zerosum ladder build {stored['game']} --games "
@@ -300,9 +300,9 @@ def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: in
     if last["command"] and "--rungs" not in last["command"]:
         last = {**last, "command": f"{last['command']} --rungs {shlex.quote('; '.join(specs[:n_old]))}"}
     stages = [*stages[:-1], last, stage]
-    grown = store.pairings() + [p for p in pairs if p[1] >= n_old]
-    store.grow({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs], grown)
-    return grown, stages
+    store.grow({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs],
+               store.pairings() + [p for p in pairs if p[1] >= n_old])
+    return store.pairings(), stages
 
 
 def _cores() -> int:
