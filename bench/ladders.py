@@ -88,7 +88,13 @@ def known_method(game: str, spec: str) -> dict[str, str]:
     method = agents_to_place(game).get(spec)
     if method is None:
         return {}
-    return {"method": method, **(zoo_training(game) if method in (ZOO_ALONE, ZOO_SEARCH) else {})}
+    return {"method": method, **method_training(game, method)}
+
+
+def method_training(game: str, method: str) -> dict[str, str]:
+    """How an agent standing for ``method`` on ``game`` was trained: the zoo network's sidecar for a
+    zoo method, nothing for the others."""
+    return zoo_training(game) if method in (ZOO_ALONE, ZOO_SEARCH) else {}
 
 
 def place_one(game: str, spec: str, n: int, method: str, trained: dict[str, str]) -> dict[str, Any]:
@@ -116,8 +122,7 @@ def place_all(games: list[str], n: int, agent: str | None = None, method: str | 
     trained as ``trained`` says) and merge the results into PLACEMENTS, written after each placement."""
     for game in games:
         todo = ({agent: (method or "", trained or {})} if agent is not None else
-                {spec: (m, zoo_training(game) if m in (ZOO_ALONE, ZOO_SEARCH) else {})
-                 for spec, m in agents_to_place(game).items()})
+                {spec: (m, method_training(game, m)) for spec, m in agents_to_place(game).items()})
         for spec, (m, how) in todo.items():
             row = place_one(game, spec, n, m, how)
             rows = json.loads(PLACEMENTS.read_text()) if PLACEMENTS.exists() else []
