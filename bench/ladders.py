@@ -17,7 +17,7 @@ and with 64 simulations) on the shipped ladders and merges them into ``docs/resu
 which the Ratings page shows as a method x game table, each entry with the command that measures it
 again and, for a trained agent, the command that trained it (a zoo network's from its sidecar):
 
-    python bench/ladders.py --place --only tictactoe,connect_four
+    python bench/ladders.py --place --only tictactoe,connect_four [--workers 2]
 
 ``--place --agent SPEC`` places one agent of your own on one game instead, e.g. a training recipe's
 checkpoint, with the method it stands for in the table and the command that trained it:
@@ -97,14 +97,16 @@ def method_training(game: str, method: str) -> dict[str, str]:
     return zoo_training(game) if method in (ZOO_ALONE, ZOO_SEARCH) else {}
 
 
-def place_one(game: str, spec: str, n: int, method: str, trained: dict[str, str]) -> dict[str, Any]:
-    """Place ``spec`` on the ladder of ``game`` with ``n`` games (seed 0): the row placements.json keeps."""
+def place_one(game: str, spec: str, n: int, method: str, trained: dict[str, str], workers: int = 1) -> dict[str, Any]:
+    """Place ``spec`` on the ladder of ``game`` with ``n`` games (seed 0) on ``workers`` processes: the row
+    placements.json keeps."""
     t0 = time.perf_counter()
-    r = rate(spec, game, games=n, seed=0)
+    r = rate(spec, game, games=n, seed=0, workers=workers)
     keep = ("elo", "low", "high", "scale_half_width", "beyond", "games", "cost")
     return {"game": game, "agent": spec, "method": method, **{k: r.as_dict()[k] for k in keep},
             "seconds": round(time.perf_counter() - t0, 1),
-            "command": f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}', **trained}
+            "command": f'zerosum evaluate "{spec}" --game {game} --ladder --games {n}'
+                       + (f" --workers {workers}" if workers > 1 else ""), **trained}
 
 
 def merge(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -117,14 +119,14 @@ def merge(rows: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[st
 
 
 def place_all(games: list[str], n: int, agent: str | None = None, method: str | None = None,
-              trained: dict[str, str] | None = None) -> None:
+              trained: dict[str, str] | None = None, workers: int = 1) -> None:
     """Place every agent of :func:`agents_to_place` (or the one ``agent``, standing for ``method``,
     trained as ``trained`` says) and merge the results into PLACEMENTS, written after each placement."""
     for game in games:
         todo = ({agent: (method or "", trained or {})} if agent is not None else
                 {spec: (m, method_training(game, m)) for spec, m in agents_to_place(game).items()})
         for spec, (m, how) in todo.items():
-            row = place_one(game, spec, n, m, how)
+            row = place_one(game, spec, n, m, how, workers)
             rows = json.loads(PLACEMENTS.read_text()) if PLACEMENTS.exists() else []
             PLACEMENTS.write_text(json.dumps(merge(rows, [row]), indent=1) + "\n")
             print(json.dumps(row), flush=True)
@@ -155,6 +157,7 @@ def main() -> None:
     ap.add_argument("--method", help="with --agent: the method it stands for, a row of the table ('PPO recipe')")
     ap.add_argument("--trained", help="with --agent: the command that trained it")
     ap.add_argument("--trained-note", help="with --agent: a note on that training (budget, wall time, machine)")
+    ap.add_argument("--workers", type=int, default=1, help="with --place: games played at once (1)")
     args = ap.parse_args()
     games = [g for g in args.only.split(",") if g] or shipped()
     if args.agent is not None and (not args.place or len(games) != 1 or not args.method):
@@ -164,7 +167,7 @@ def main() -> None:
         ap.error("--method, --trained and --trained-note describe the agent of --agent SPEC; give that too")
     if args.place:
         trained = {k: v for k, v in (("trained", args.trained), ("trained_note", args.trained_note)) if v}
-        place_all(games, args.games, args.agent, args.method, trained)
+        place_all(games, args.games, args.agent, args.method, trained, args.workers)
         return
     rows, heads = [], []
     for name in games:
