@@ -105,25 +105,32 @@ RUNGS: dict[str, tuple[str, ...]] = {
                 "alphabeta(nodes=1000)", "mcts(sims=64)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
                 "alphabeta(nodes=64000)", "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
                 "mcts(sims=16000, c=0.7)", "mcts(sims=64000, c=0.7)"),
-    # Breakthrough's 0.1 s default searches ~205,000 nodes a move, above the generic top
+    # Breakthrough's 0.1 s default searches ~205,000 nodes a move, above the generic top; Oware's
+    # ~148,000 (it placed above the generic list's top)
     "breakthrough": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
+    "oware": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
     # generic list's top: MCTS at the default's c climbs on from 64,000 nodes
     "ultimate_tic_tac_toe": (*GENERIC_RUNGS, "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
                              "mcts(sims=16000, c=0.7)"),
     # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
-    # move (its evaluation is costly), Y's 16,000 nodes 0.34 s a move over ~100-ply games, Havannah's
-    # one-ply search already 0.06-0.11 s (its connection distance is costly) and Amazons' 4,000 nodes
-    # 0.12 s an action over ~200-action games
+    # move (its evaluation is costly), Y's 4,000 nodes 0.09 s a move over ~80-ply games, Havannah's
+    # two-ply search 0.28 s a move (its connection distance is costly) and Amazons' 4,000 nodes ~0.03 s
+    # an action over ~220-action games. Probes of 6 games a pair (2026-11-29) set the bridges: on Y and
+    # Amazons one-ply search at 50% random moves scored 0 of 6 against 25%, and one ply 0 of 6 against
+    # two; on Havannah MCTS doubling its simulations from 4 to 16 won 12 of 12, and MCTS at 1,024
+    # simulations lost 6 of 6 to one-ply search, at 4,096 6 of 6 to 1,000 nodes (its MCTS stops at 256)
     "hex": GENERIC_RUNGS[:-1],
     "y": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-          "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-          "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
-    "havannah": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)", "mcts(sims=256)",
-                 "alphabeta(depth=1)", "mcts(sims=1024)"),
+          *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
+          "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
+          "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
+    "havannah": ("random", *(f"mcts(sims={n})" for n in (2, 4, 6, 8, 12, 16, 32, 64, 128, 256)),
+                 "alphabeta(depth=1)", "alphabeta(depth=2)"),
     "amazons": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-                "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-                "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)"),
+                *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
+                "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
+                "alphabeta(nodes=250)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
 }
 """The built-in games' rungs, weakest first (others use :data:`GENERIC_RUNGS` or the game's ``ladder_rungs``)."""
 
