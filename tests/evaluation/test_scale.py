@@ -251,6 +251,14 @@ def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> No
     assert old.pairs == grown.pairs
 
 
+def test_every_built_in_game_ships_a_ladder() -> None:
+    """Issue 56: every game zerosum ships is rated; a new game lands with its ladder."""
+    from zerosum.games.registry import GAMES
+
+    built_in = {name for name, where in GAMES.items() if isinstance(where, str) and where.startswith("zerosum.games.")}
+    assert len(built_in) == 22 and sorted(built_in - set(shipped())) == []
+
+
 @pytest.mark.parametrize("game", shipped())
 def test_every_shipped_ladder_loads_starts_at_random_and_has_its_pairs(game) -> None:
     lad = zerosum.ladder(game)
