@@ -109,6 +109,8 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # ~148,000 (it placed above the generic list's top)
     "breakthrough": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
     "oware": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
+    # Othello's 0.1 s default searched ~192,000 nodes a move and placed above the generic top
+    "othello": (*GENERIC_RUNGS, "alphabeta(nodes=256000)"),
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
     # generic list's top: MCTS at the default's c climbs on from 64,000 nodes
     "ultimate_tic_tac_toe": (*GENERIC_RUNGS, "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
