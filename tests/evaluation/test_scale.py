@@ -12,7 +12,7 @@ import pytest
 
 import zerosum
 from zerosum.cli import main
-from zerosum.evaluation.placement import PlacementError, fit_policy, next_rung, place, rate
+from zerosum.evaluation.placement import BEYOND_GAMES, PlacementError, fit_policy, next_rung, place, rate
 from zerosum.evaluation.ratings import ELO, expected_score, fit_fixed
 from zerosum.evaluation.scale import (Ladder, LadderError, PairResult, Rung, ladder, load_ladder,
                                       save_ladder, shipped)
@@ -77,6 +77,32 @@ def test_placement_recovers_a_synthetic_policy() -> None:
     near = results.get("alphabeta(depth=2)", (0, 0))[1] + results.get("alphabeta(depth=3)", (0, 0))[1]
     assert near > 0.6 * 400, results
     assert next_rung(lad, 610.0) == "alphabeta(depth=3)"
+
+
+@pytest.mark.parametrize("true_elo, beyond", [(1400.0, "above"), (-500.0, "below")])
+def test_a_policy_beyond_the_scale_stops_early_and_is_reported_so(true_elo, beyond) -> None:
+    lad = tiny_ladder([0.0, 200.0, 400.0])
+    rng = np.random.default_rng(1)
+
+    def play(rung: str, n: int, k: int) -> tuple[float, int, str | None]:
+        return float(rng.binomial(n, expected_score(true_elo, lad.rung(rung).elo))), n, None
+
+    elo, se, results = place(lad, play, games=400, round_games=10)
+    played = sum(n for _, n in results.values())
+    assert BEYOND_GAMES <= played < 400, played
+    low, high = elo - 1.96 * se, elo + 1.96 * se     # the 95% interval rate() reports: wholly beyond
+    assert (low > 400.0) if beyond == "above" else (high < 0.0), (elo, se)
+
+
+def test_a_policy_just_above_the_top_plays_its_whole_budget() -> None:
+    lad = tiny_ladder([0.0, 200.0, 400.0])
+    rng = np.random.default_rng(2)
+
+    def play(rung: str, n: int, k: int) -> tuple[float, int, str | None]:
+        return float(rng.binomial(n, expected_score(430.0, lad.rung(rung).elo))), n, None
+
+    _, _, results = place(lad, play, games=200, round_games=10)
+    assert sum(n for _, n in results.values()) == 200
 
 
 def test_fit_policy_is_finite_after_all_wins_and_its_error_shrinks_with_games() -> None:
