@@ -214,7 +214,7 @@ def place(lad: Ladder, play: PlayRound, games: int, round_games: int = ROUND_GAM
         if fault is not None:
             raise PlacementError(f"{fault} (against {rung}, after {played} games); the games played are kept in "
                                  f"error.partial", _rating(lad, "policy", elo, se, results))
-        if played >= BEYOND_GAMES and (elo - BEYOND_Z * se > lad.top.elo or elo + BEYOND_Z * se < 0.0):
+        if played >= BEYOND_GAMES and beyond_scale(lad, elo, BEYOND_Z * se) is not None:
             break
     return elo, se, results
 
@@ -259,6 +259,16 @@ def rate(agent: Any, game: Any, games: int = DEFAULT_GAMES, seed: int = 0, *, la
     return _finish(_rating(lad, policy or "policy", elo, se, results), reports, start)
 
 
+def beyond_scale(lad: Ladder, elo: float, half_width: float) -> str | None:
+    """``above`` if ``elo`` +- ``half_width`` lies wholly above the ladder's top rung, ``below`` if wholly
+    below random (0), else None."""
+    if elo - half_width > lad.top.elo:
+        return "above"
+    if elo + half_width < 0.0:
+        return "below"
+    return None
+
+
 def _finish(r: Rating, reports: list[EvaluationReport], start: float) -> Rating:
     return replace(r, policy=reports[0].policy if reports else r.policy, seconds=time.perf_counter() - start,
                    cost=_policy_cost(reports))
@@ -271,14 +281,14 @@ def _rating(lad: Ladder, policy: str, elo: float, se: float, results: Mapping[st
     # the rungs' own uncertainty, weighted by the games against each
     rung_hw = sum(lad.rung(r.spec).half_width * r.games for r in per) / max(played, 1)
     hw = 1.959964 * se
-    top, beyond = lad.top, None
     low, high = elo - hw, elo + hw
-    if low > top.elo:
-        beyond, elo, low, high = "above", top.elo, top.elo, math.inf
-    elif high < 0.0:
-        beyond, elo, low, high = "below", 0.0, -math.inf, 0.0
+    beyond = beyond_scale(lad, elo, hw)
+    if beyond == "above":
+        elo, low, high = lad.top.elo, lad.top.elo, math.inf
+    elif beyond == "below":
+        elo, low, high = 0.0, -math.inf, 0.0
     return Rating(policy, lad.env, elo, low, high, played, per, beyond, scale_half_width=rung_hw)
 
 
-__all__ = ["DEFAULT_GAMES", "PlacementError", "PlayRound", "Rating", "RungGames", "fit_policy", "next_rung", "place",
-           "rate"]
+__all__ = ["BEYOND_GAMES", "BEYOND_Z", "DEFAULT_GAMES", "PlacementError", "PlayRound", "Rating", "RungGames",
+           "beyond_scale", "fit_policy", "next_rung", "place", "rate"]
