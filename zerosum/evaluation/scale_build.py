@@ -106,9 +106,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
                 "alphabeta(nodes=1000)", "mcts(sims=64)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)",
                 "alphabeta(nodes=64000)", "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
                 "mcts(sims=16000, c=0.7)", "mcts(sims=64000, c=0.7)"),
-    # the 0.1 s defaults of Breakthrough, Oware and Othello search ~205,000, ~148,000 and ~192,000
-    # nodes a move and placed above the generic top (64,000): their lists climb one rung more
+    # the 0.1 s defaults of Breakthrough, Oware, Othello and Lines of Action search ~205,000,
+    # ~148,000, ~192,000 and ~88,000 nodes a move and placed above the generic top (64,000): their
+    # lists climb one rung more
     "breakthrough": _GENERIC_TO_256K,
+    "lines_of_action": _GENERIC_TO_256K,
     "oware": _GENERIC_TO_256K,
     "othello": _GENERIC_TO_256K,
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
