@@ -166,6 +166,10 @@ def main() -> None:
     if args.agent is None and (args.method or args.trained or args.trained_note):
         ap.error("--method, --trained and --trained-note describe the agent of --agent SPEC; give that too")
     if args.place:
+        # a time-budgeted agent is as strong as the code it runs: without this, a process that finds the
+        # game's own compiled copy missing plays on the generic one (slower) while it compiles in the
+        # background, and places the agent lower; inline compiles it here first (the workers inherit it)
+        os.environ.setdefault("ZEROSUM_TIER", "inline")
         trained = {k: v for k, v in (("trained", args.trained), ("trained_note", args.trained_note)) if v}
         place_all(games, args.games, args.agent, args.method, trained, args.workers)
         return
