@@ -40,7 +40,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("ZEROSUM_TIER", "auto")  # placements load the games' own copies as they compile
+# the rungs' games load the games' own copies as they compile (a fixed cost plays the same moves on either
+# copy); a time-budgeted agent's placement runs on its game's own copy, compiled first (zerosum.rate does it)
+os.environ.setdefault("ZEROSUM_TIER", "auto")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _report import emit, headline
@@ -166,10 +168,6 @@ def main() -> None:
     if args.agent is None and (args.method or args.trained or args.trained_note):
         ap.error("--method, --trained and --trained-note describe the agent of --agent SPEC; give that too")
     if args.place:
-        # a time-budgeted agent is as strong as the code it runs: without this, a process that finds the
-        # game's own compiled copy missing plays on the generic one (slower) while it compiles in the
-        # background, and places the agent lower; inline compiles it here first (the workers inherit it)
-        os.environ.setdefault("ZEROSUM_TIER", "inline")
         trained = {k: v for k, v in (("trained", args.trained), ("trained_note", args.trained_note)) if v}
         place_all(games, args.games, args.agent, args.method, trained, args.workers)
         return

@@ -223,6 +223,64 @@ def test_an_agent_that_raises_ends_the_placement_with_its_error(tmp_path) -> Non
     assert err.value.partial is not None and 0 < err.value.partial.games < 20
 
 
+def test_a_time_budget_is_found_in_a_spec_an_agent_and_what_it_wraps() -> None:
+    from zerosum.agents import make_agent
+    from zerosum.evaluation.placement import time_budgeted
+
+    for spec in ("alphabeta(time=0.1)", "mcts(time=0.05, c=0.7)", "noisy(base=alphabeta(time=0.1), epsilon=0.1)"):
+        assert time_budgeted(spec) and time_budgeted(make_agent(spec, rng=0)), spec
+    for spec in ("random", "alphabeta(depth=2)", "alphabeta(nodes=1000)", "mcts(sims=64)",
+                 "noisy(base=alphabeta(depth=1), epsilon=0.5)", "no such agent(", ""):
+        assert not time_budgeted(spec), spec
+    assert not time_budgeted(lambda obs: 0) and not time_budgeted(None)
+
+
+def test_a_forced_tier_holds_for_its_block_and_is_restored_after_an_error(monkeypatch) -> None:
+    import os
+
+    from zerosum.games.kit.tiers import forced, tier
+
+    monkeypatch.delenv("ZEROSUM_TIER", raising=False)
+    with pytest.raises(RuntimeError, match="inside"), forced("inline"):
+        assert tier() == "inline" and os.environ["ZEROSUM_TIER"] == "inline"
+        raise RuntimeError("inside")
+    assert "ZEROSUM_TIER" not in os.environ and tier() == "auto"
+    monkeypatch.setenv("ZEROSUM_TIER", "generic")
+    with forced("inline"):
+        assert tier() == "inline"
+    assert tier() == "generic"
+    with pytest.raises(ValueError, match="one of auto, inline, generic"), forced("fast"):
+        pass
+
+
+def test_a_time_budgeted_placement_runs_the_games_own_copy_unless_the_tier_is_set(monkeypatch, tmp_path) -> None:
+    """A time budget's strength is the speed of its code: placement forces the game's own compiled
+    copy in the auto tier (here recorded, not compiled), and leaves a tier the user set alone."""
+    from contextlib import contextmanager
+
+    import zerosum.evaluation.placement as placement
+
+    game = make_game("tictactoe")
+    path = save_ladder(build_ladder(game, ["random", "alphabeta(depth=1)"], games=2, opening_plies=1,
+                                    store_path=tmp_path / "l.sqlite", bootstrap=10), tmp_path / "l.json")
+    asked: list[str] = []
+
+    @contextmanager
+    def record(value):
+        asked.append(value)
+        yield
+
+    chosen = ["auto"]  # the tier placement sees; the games play on the suite's own (a process's auto
+    monkeypatch.setattr(placement, "forced", record)  # choice is made once, and would outlive this test)
+    monkeypatch.setattr(placement, "tier", lambda: chosen[0])
+    rate("alphabeta(time=0.002)", "tictactoe", games=2, ladder_path=path, round_games=2)
+    rate("alphabeta(depth=1)", "tictactoe", games=2, ladder_path=path, round_games=2)
+    assert asked == ["inline"]
+    chosen[0] = "generic"
+    rate("alphabeta(time=0.002)", "tictactoe", games=2, ladder_path=path, round_games=2)
+    assert asked == ["inline"]
+
+
 def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> None:
     from zerosum.evaluation.store import ConfigMismatchError, Store
 

@@ -23,6 +23,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from zerosum.games.kit.cache import cache_dir, notice, numba_index_exists
@@ -97,4 +99,22 @@ def use_generic(template: Path, kernels: Kernels, what: str) -> bool:
     return hit[1]
 
 
-__all__ = ["STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "tier", "use_generic"]
+@contextmanager
+def forced(value: str) -> Iterator[None]:
+    """Run the block, and the worker processes it starts, in the tier ``value`` (``ZEROSUM_TIER`` set
+    for the block, restored after it, also on an error). A placement of a time-budgeted agent runs in
+    ``inline``: a time budget's strength is the speed of the code it runs on."""
+    if value not in TIERS:
+        raise ValueError(f"tier {value!r}: one of {', '.join(TIERS)}")
+    before = os.environ.get("ZEROSUM_TIER")
+    os.environ["ZEROSUM_TIER"] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("ZEROSUM_TIER", None)
+        else:
+            os.environ["ZEROSUM_TIER"] = before
+
+
+__all__ = ["STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "forced", "tier", "use_generic"]
