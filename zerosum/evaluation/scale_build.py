@@ -113,15 +113,18 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # ~148,000, ~192,000 and ~88,000 nodes a move and placed above the generic top (64,000): their
     # lists climb one rung more
     "breakthrough": _GENERIC_TO_256K,
+    # Checkers' 0.1 s default searches ~203,000 nodes a move and placed above 64,000: one rung more
+    "checkers": _GENERIC_TO_256K,
     "lines_of_action": _GENERIC_TO_256K,
     # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more
     "nine_mens_morris": (*_GENERIC_TO_256K, "alphabeta(nodes=1024000)"),
     "oware": _GENERIC_TO_256K,
     "othello": _GENERIC_TO_256K,
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
-    # generic list's top: MCTS at the default's c climbs on from 64,000 nodes
+    # generic list's top: MCTS at the default's c climbs on from 64,000 nodes. On its own compiled
+    # copy the default runs ~54,000 simulations a move and placed above 16,000: one rung more
     "ultimate_tic_tac_toe": (*GENERIC_RUNGS, "mcts(sims=1000, c=0.7)", "mcts(sims=4000, c=0.7)",
-                             "mcts(sims=16000, c=0.7)"),
+                             "mcts(sims=16000, c=0.7)", "mcts(sims=64000, c=0.7)"),
     # the big boards stop where a build stays near an hour on 2 cores: Hex's 64,000 nodes take 0.47 s a
     # move (its evaluation is costly), Y's 4,000 nodes 0.09 s a move over ~80-ply games, Havannah's
     # two-ply search 0.28 s a move (its connection distance is costly) and Amazons' 4,000 nodes ~0.03 s
