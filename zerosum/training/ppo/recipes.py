@@ -124,9 +124,9 @@ RECIPE_NOTES: dict[str, str] = {
     "tictactoe_self_play": "tic-tac-toe, self-play snapshots plus random (200k steps)",
     "connect_four": "Connect Four against random and (noisy) alpha-beta (600k steps, 6-13 min)",
     "pentago": "Pentago up a ladder to alpha-beta depth 2, prioritized by score, board symmetries "
-               "(3M steps, ~15 min): 840 Elo on Pentago's ladder",
+               "(3M steps, ~15 min): 824 Elo on Pentago's ladder",
     "pentago_curriculum": "Pentago through random, alpha-beta depth 1, depth 2 by win rate (3M steps, ~19 min): "
-                          "forgets depth 1 once at depth 2; best.zip -17 Elo, model.zip 128",
+                          "forgets depth 1 once at depth 2; best.zip -21 Elo, model.zip 99",
 }
 """What each recipe trains and reaches, in one line (``zerosum train --help``)."""
 
