@@ -86,10 +86,12 @@ RUNGS: dict[str, tuple[str, ...]] = {
     "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
            "noisy(base=alphabeta(depth=1), epsilon=0.25)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
            "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
-    # Mancala and Pentago: the generic list before depth 2 and 250 nodes joined it, then higher tops.
-    # Mancala's 0.1 s default (~210,000 nodes a move) placed above 64,000: one rung more
-    "mancala": (*_FIRST_GENERIC, "alphabeta(nodes=256000)"),
-    # Pentago's search runs ~1.2M nodes a second (0.1 s agents search ~500k nodes a move): up to 1M nodes
+    # Mancala's 0.1 s default (~210,000 nodes a move) placed above 64,000: one rung more. Its first
+    # list (the generic one before two-ply search and 250 nodes joined it) left a 560-Elo link from
+    # one ply to 1,000 nodes, which kept every rung above it at +-80 even at 400 games a pair
+    "mancala": _GENERIC_TO_256K,
+    # Pentago: the generic list before depth 2 and 250 nodes joined it, then higher tops, because its
+    # search runs ~1.2M nodes a second (0.1 s agents search ~500k nodes a move): up to 1M nodes
     "pentago": (*_FIRST_GENERIC, "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
     # Halma is a race, and a race is steep: one-ply search playing 5% random moves scored 0.2 against
     # none, 10% against 5% 0.1, and 64,000 nodes won 8 of 8 against 16,000 (probes of 8-10 games a
