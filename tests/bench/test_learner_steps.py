@@ -47,8 +47,10 @@ def test_a_row_per_thread_count_on_the_recipes_network():
     rows = doc["rows"]
     assert [row["threads"] for row in rows] == [1, 2]
     assert all(row["recipe"] == "az_tictactoe" and row["batch"] == 256 and row["ms_per_step"] > 0 for row in rows)
+    # the row's speedup is rounded to 0.01: on a loaded machine two threads can run at a few hundredths
+    # of one thread's speed, where that rounding is most of the value (0.03 for 0.0256 once)
     assert rows[0]["speedup"] == 1 and rows[1]["speedup"] == pytest.approx(rows[0]["ms_per_step"]
-                                                                          / rows[1]["ms_per_step"], rel=0.1)
+                                                                          / rows[1]["ms_per_step"], rel=0.1, abs=0.01)
     assert "hidden=[128, 128]" in rows[0]["net"] and {row["device"] for row in rows} == {"cpu"}
 
 
