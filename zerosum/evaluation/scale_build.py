@@ -131,10 +131,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # move (its evaluation is costly), Y's 4,000 nodes 0.09 s a move over ~80-ply games, Havannah's
     # two-ply search 0.28 s a move (its connection distance is costly); Amazons' 4,000 nodes take ~0.03 s
     # an action over ~220-action games, and it climbs one rung more, to 16,000 nodes (0.10 s an action),
-    # because its 0.1 s default (~26,000-33,000 nodes an action) placed above 4,000. Probes of 6 games a pair (2026-11-29) set the bridges: on Y and
-    # Amazons one-ply search at 50% random moves scored 0 of 6 against 25%, and one ply 0 of 6 against
-    # two; on Havannah MCTS doubling its simulations from 4 to 16 won 12 of 12, and MCTS at 1,024
-    # simulations lost 6 of 6 to one-ply search, at 4,096 6 of 6 to 1,000 nodes (its MCTS stops at 256)
+    # because its 0.1 s default (~26,000-33,000 nodes an action) placed above 4,000. Probes of 6 games
+    # a pair (2026-11-29) set the bridges: on Y and Amazons one-ply search at 50% random moves scored 0
+    # of 6 against 25%, and one ply 0 of 6 against two; on Havannah MCTS doubling its simulations from
+    # 4 to 16 won 12 of 12, and MCTS at 1,024 simulations lost 6 of 6 to one-ply search, at 4,096 6 of 6
+    # to 1,000 nodes (its MCTS stops at 256)
     "hex": GENERIC_RUNGS[:-1],
     "y": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
           *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
