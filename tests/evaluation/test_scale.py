@@ -335,6 +335,53 @@ def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> No
     assert old.pairs == grown.pairs
 
 
+def test_a_build_grows_by_a_rung_between_two_and_by_a_new_order_keeping_every_game_played(tmp_path) -> None:
+    """A bridging rung goes where it bridges, and a list goes into the order its ratings gave it,
+    without a game played again: the stored rungs and pairs keep their numbers."""
+    from zerosum.evaluation.store import Store
+
+    game = make_game("tictactoe")
+    first = ["random", "mcts(sims=4)", "alphabeta(depth=1)", "alphabeta(depth=9)"]
+    store = tmp_path / "ladder.sqlite"
+    build_ladder(game, first, games=4, seed=1, opening_plies=1, store_path=store, bootstrap=20,
+                 command="zerosum ladder build tictactoe --games 4")
+    with Store(store) as s:
+        before = {(int(g["pairing"]), int(g["game_index"])): (g["seed"], g["score0"], g["length"]) for g in s.games()}
+    bridged = ["random", "mcts(sims=4)", "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(depth=9)"]
+    lad = build_ladder(game, bridged, games=4, seed=1, opening_plies=1, store_path=store, bootstrap=20,
+                       command="zerosum ladder build tictactoe --games 4")
+    with Store(store) as s:
+        after = {(int(g["pairing"]), int(g["game_index"])): (g["seed"], g["score0"], g["length"]) for g in s.games()}
+        # depth 2 is agent 4, after the stored four; the pairs this list lacks come after the stored five
+        assert [n for n, _ in s.agents()] == [*first, "alphabeta(depth=2)"]
+        assert s.pairings() == [(0, 1), (1, 2), (2, 3), (0, 2), (1, 3), (2, 4), (4, 3), (1, 4)]
+    assert {k: after[k] for k in before} == before and len(after) == 8 * 4
+    # the ladder lists the rungs in the build's order; the stored pair now three apart stays in its table
+    assert [r.spec for r in lad.rungs] == bridged and lad.rungs[0].elo == 0.0
+    assert ("mcts(sims=4)", "alphabeta(depth=9)") in {(p.a, p.b) for p in lad.pairs}
+    assert ("alphabeta(depth=2)", "alphabeta(depth=9)") in {(p.a, p.b) for p in lad.pairs}
+    assert lad.built["command"] == (f"zerosum ladder build tictactoe --games 4 --rungs {shlex.quote('; '.join(first))}"
+                                    " && zerosum ladder build tictactoe --games 4")
+    # a new order of the same rungs plays only the pairs it makes: here none, as depth 1 and MCTS
+    # swap places and every pair the new order needs was played
+    reordered = ["random", "alphabeta(depth=1)", "mcts(sims=4)", "alphabeta(depth=2)", "alphabeta(depth=9)"]
+    again = build_ladder(game, reordered, games=4, seed=1, opening_plies=1, store_path=store, bootstrap=20,
+                         command="zerosum ladder build tictactoe --games 4")
+    with Store(store) as s:
+        assert s.pairings() == [(0, 1), (1, 2), (2, 3), (0, 2), (1, 3), (2, 4), (4, 3), (1, 4)] and s.count() == 32
+    assert [r.spec for r in again.rungs] == reordered
+    by_spec = {r.spec: r.elo for r in again.rungs}
+    assert by_spec == {r.spec: r.elo for r in build_ladder(game, reordered, games=4, seed=1, opening_plies=1,
+                                                             store_path=store, bootstrap=20).rungs}
+    # the stages' commands, run in turn on an empty store, play the same games
+    fresh = tmp_path / "again.sqlite"
+    for rungs in (first, bridged, reordered):
+        rebuilt = build_ladder(game, rungs, games=4, seed=1, opening_plies=1, store_path=fresh, bootstrap=20)
+    assert [(r.spec, r.elo, r.low, r.high) for r in rebuilt.rungs] == [(r.spec, r.elo, r.low, r.high)
+                                                                         for r in again.rungs]
+    assert rebuilt.pairs == again.pairs
+
+
 def test_every_built_in_game_ships_a_ladder() -> None:
     """Issue 56: every game zerosum ships is rated; a new game lands with its ladder."""
     from zerosum.games.registry import GAMES

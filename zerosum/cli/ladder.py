@@ -8,9 +8,10 @@
 ``build`` plays every pair of rungs at most ``--reach`` apart (2: each rung meets its two
 nearest neighbours on each side), ``--games`` games a pair (seats alternating, paired
 openings), into a tournament store under ``--dir`` (default ``results/ladders/GAME``):
-stopped, the same command resumes; with a larger ``--games``, or with rungs added on top of
-the stored list, it plays only the games that are new (the stored ones keep their seeds, and the
-ladder's rebuild command becomes the stages' commands in turn). It then fits Bradley-Terry with random at 0, bootstrap
+stopped, the same command resumes; with a larger ``--games``, or with rungs added to the stored
+list (on top, or between two rungs to bridge a wide gap), or the list in another order, it plays
+only the games that are new (the stored ones keep their seeds, and the ladder's rebuild command
+becomes the stages' commands in turn). It then fits Bradley-Terry with random at 0, bootstrap
 intervals, and writes ``--output`` (default ``results/ladders/GAME.json``; ``--install`` writes
 the package's own file, the one :func:`zerosum.ladder` reads). ``--rungs`` replaces the
 game's rungs (weakest first, ``random`` first, separated by ';').

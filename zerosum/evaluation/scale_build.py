@@ -7,8 +7,9 @@ its ``reach`` nearest neighbours on each side (2 by default), ``games`` games a 
 alternating, games 2j and 2j+1 from the same opening of ``opening_plies`` random plies, every
 game seeded from (seed, pair, game). The games go to a tournament store (SQLite, one
 committed transaction a game), so a build that is stopped resumes where it stopped, and a build
-grows, replaying nothing, by more games a pair or by rungs added on top (:func:`open_stages`);
-the backends are the tournaments' (local processes, or Ray).
+grows, replaying nothing, by more games a pair or by rungs added to its list, on top or between
+two rungs, and its list may be put in another order (:func:`open_stages`); the backends are the
+tournaments' (local processes, or Ray).
 
 The fit is Bradley-Terry by maximum likelihood with ``random`` held at 0, one virtual draw
 a pair (:func:`zerosum.evaluation.ratings.fit_fixed`), and 95% intervals as percentiles of
@@ -255,10 +256,14 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
                    "reach": reach, "seed": seed, "opening_plies": opening_plies}
     store = Store(store_path)
     pairs, stages = open_stages(store, fingerprint, games, reach, command)
+    # the games name rungs by their number in the store: the first stage's list, then each rung in
+    # the order it was added; the ladder lists them in this build's order
+    stored = [name for name, _ in store.agents()]
+    order = [stored.index(spec) for spec in specs]
     tasks = ladder_tasks(game, pairs, games, seed, opening_plies)
     done = store.done()
     todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
-    payload: Mapping[str, Any] = {"game": game.name, "variant": variant, "names": specs, "specs": specs}
+    payload: Mapping[str, Any] = {"game": game.name, "variant": variant, "names": stored, "specs": stored}
     start = time.perf_counter()
     count = len(tasks) - len(todo)
     try:
@@ -267,7 +272,8 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
             count += 1
             if progress is not None:
                 progress(count, len(tasks))
-        rated, table = fit_store(store, specs, pairs, bootstrap=bootstrap, seed=seed, games=games)
+        rated, table = fit_store(store, stored, pairs, bootstrap=bootstrap, seed=seed, games=games)
+        rated = [rated[i] for i in order]
         play_seconds = sum(float(g["duration"]) for g in store.games() if int(g["game_index"]) < games)
     finally:
         store.close()
@@ -290,12 +296,15 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
 
 def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: int,
                 command: str) -> tuple[list[tuple[int, int]], list[dict[str, Any]]]:
-    """Open (or create) the build's store and return its pairs and its stages.
+    """Open (or create) the build's store and return its pairs, as numbers of its agents, and its stages.
 
-    A store of a build whose rungs are the first of these (all else the same) grows into this
-    one: its pairs keep their numbers, so every game played keeps its seed and stays, and the
-    pairs with a new rung come after them, in :func:`ladder_pairs`' order among themselves. Each
-    stage is ``{"rungs": how many, "command": what built it}``; their commands, run in turn,
+    A store of a build whose rungs are all among these (all else the same) grows into this one,
+    whether the new rungs come on top or between two old ones, or the list only changed its order:
+    the stored rungs and pairs keep their numbers, so every game played keeps its seed and stays,
+    the new rungs are numbered after them in this list's order, and the pairs this list needs that
+    the store lacks come after its own, in :func:`ladder_pairs`' order. A stored pair that this
+    list puts further apart than ``reach`` keeps its games, which the fit uses like any others.
+    Each stage is ``{"rungs": how many, "command": what built it}``; their commands, run in turn,
     rebuild the same games (an earlier stage's command names its rungs)."""
     specs = list(fingerprint["rungs"])
     pairs = ladder_pairs(len(specs), reach)
@@ -303,10 +312,11 @@ def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: in
     old = store.config() if store.path.exists() else {}
     before = old.get("fingerprint")
     stored: dict[str, Any] = before if isinstance(before, dict) else {}
-    n_old = len(stored.get("rungs", ()))
+    old_specs = list(stored.get("rungs", ()))
+    n_old = len(old_specs)
     same_else = {k: v for k, v in stored.items() if k != "rungs"} == {k: v for k, v in fingerprint.items()
                                                                       if k != "rungs"}
-    if not (0 < n_old < len(specs) and list(stored["rungs"]) == specs[:n_old] and same_else):
+    if not (n_old and old_specs != specs and set(old_specs) <= set(specs) and same_else):
         stages = list(old.get("config", {}).get("stages", [])) or [stage]
         if stages[-1]["rungs"] == len(specs):
             stages[-1] = stage
@@ -321,10 +331,16 @@ def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: in
     stages = list(old.get("config", {}).get("stages", [])) or [first]
     last = stages[-1]
     if last["command"] and "--rungs" not in last["command"]:
-        last = {**last, "command": f"{last['command']} --rungs {shlex.quote('; '.join(specs[:n_old]))}"}
+        last = {**last, "command": f"{last['command']} --rungs {shlex.quote('; '.join(old_specs))}"}
     stages = [*stages[:-1], last, stage]
-    store.grow({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in specs],
-               store.pairings() + [p for p in pairs if p[1] >= n_old])
+    names = [name for name, _ in store.agents()]
+    names += [s for s in specs if s not in names]
+    number = {s: i for i, s in enumerate(names)}
+    have = store.pairings()
+    played = {frozenset(p) for p in have}
+    wanted = [(number[specs[a]], number[specs[b]]) for a, b in pairs]
+    store.grow({**fingerprint, "games": games, "stages": stages}, fingerprint, [(s, s) for s in names],
+               have + [p for p in wanted if frozenset(p) not in played])
     return store.pairings(), stages
 
 
