@@ -66,11 +66,13 @@ RUNGS: dict[str, tuple[str, ...]] = {
             "mcts(sims=64)", "noisy(base=perfect_nim, epsilon=0.2)", "noisy(base=perfect_nim, epsilon=0.1)",
             "noisy(base=perfect_nim, epsilon=0.05)", "perfect_nim"),
     # Connect Four's 0.1 s default, on its own compiled copy, searches ~430,000 nodes a move: the
-    # depth rungs end at 9 (31,000 nodes), then a node budget
-    "connect_four": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+    # depth rungs end at 9 (31,000 nodes), then a node budget; MCTS at 8 and 32 simulations and one-ply search
+    # at 12.5% random moves bridge links that scored 0.15, 0.09 and 0.13 at 400 games a pair
+    "connect_four": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=64)",
                      "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-                     "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)",
-                     "alphabeta(depth=7)", "alphabeta(depth=9)", "alphabeta(nodes=256000)"),
+                     "noisy(base=alphabeta(depth=1), epsilon=0.125)", "alphabeta(depth=1)", "alphabeta(depth=2)",
+                     "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=7)", "alphabeta(depth=9)",
+                     "alphabeta(nodes=256000)"),
     # outside engines are rungs where installed (Debian's stockfish and gnugo); a build without them says so.
     # Chess's rungs are in the order a first build rated them (Stockfish at skill 0 sits between 1,000 and
     # 4,000 nodes of alpha-beta, at skill 5 between 16,000 and 64,000), with one-ply searches playing random
@@ -90,7 +92,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # Mancala's 0.1 s default (~210,000 nodes a move) placed above 64,000: one rung more. Its first
     # list (the generic one before two-ply search and 250 nodes joined it) left a 560-Elo link from
     # one ply to 1,000 nodes, which kept every rung above it at +-80 even at 400 games a pair
-    "mancala": _GENERIC_TO_256K,
+    # and its second build rated MCTS at 64 simulations (558) above one-ply search (442) and MCTS at 16
+    # (317) above one-ply search at 25% random moves (310): the list in the order of those ratings
+    "mancala": ("random", "mcts(sims=4)", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
+                "noisy(base=alphabeta(depth=1), epsilon=0.25)", "mcts(sims=16)", "alphabeta(depth=1)",
+                "mcts(sims=64)", *_GENERIC_TO_256K[7:]),
     # Pentago: the generic list before depth 2 and 250 nodes joined it, then higher tops, because its
     # search runs ~1.2M nodes a second (0.1 s agents search ~500k nodes a move): up to 1M nodes
     "pentago": (*_FIRST_GENERIC, "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
@@ -115,10 +121,16 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # the 0.1 s defaults of Breakthrough, Oware, Othello and Lines of Action search ~205,000,
     # ~148,000, ~192,000 and ~88,000 nodes a move and placed above the generic top (64,000): their
     # lists climb one rung more
-    "breakthrough": _GENERIC_TO_256K,
+    # Breakthrough at 500 games a pair still had one-ply search at 50% random moves scoring 0.14
+    # against 25%, and 25% 0.08 against none: 37.5% and 12.5% bridge them
+    "breakthrough": (*_GENERIC_TO_256K[:4], *(f"noisy(base=alphabeta(depth=1), epsilon={e})"
+                                             for e in ("0.5", "0.375", "0.25", "0.125")), *_GENERIC_TO_256K[6:]),
     # Checkers' 0.1 s default searches ~203,000 nodes a move and placed above 64,000: one rung more
     "checkers": _GENERIC_TO_256K,
-    "lines_of_action": _GENERIC_TO_256K,
+    # Lines of Action's MCTS at 64 simulations scored 0.07 against one-ply search at 50% random moves:
+    # 75% bridges them
+    "lines_of_action": (*_GENERIC_TO_256K[:4], "noisy(base=alphabeta(depth=1), epsilon=0.75)",
+                        *_GENERIC_TO_256K[4:]),
     # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more
     "nine_mens_morris": (*_GENERIC_TO_256K, "alphabeta(nodes=1024000)"),
     "oware": _GENERIC_TO_256K,
@@ -137,7 +149,18 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # of 6 against 25%, and one ply 0 of 6 against two; on Havannah MCTS doubling its simulations from
     # 4 to 16 won 12 of 12, and MCTS at 1,024 simulations lost 6 of 6 to one-ply search, at 4,096 6 of 6
     # to 1,000 nodes (its MCTS stops at 256)
-    "hex": GENERIC_RUNGS[:-1],
+    # Hex and Gomoku grew by bridging rungs between neighbours that scored 0.03-0.04 against each other
+    # at 100 games a pair (one-ply search at 25% random moves against none on both, at 50% against 25%
+    # on Hex, MCTS at 4 simulations against 16 on Gomoku; on Gomoku, random against MCTS at 4 scored
+    # 0.14), none of their games replayed
+    "hex": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
+            *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25", "0.125")),
+            "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
+            "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
+    "gomoku": ("random", "mcts(sims=2)", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=64)",
+               *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.25", "0.125")),
+               "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
+               "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)"),
     "y": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
           *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
           "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
