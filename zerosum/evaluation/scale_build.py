@@ -44,10 +44,16 @@ from zerosum.games.kit import Game
 VIRTUAL_DRAWS = 1.0
 """Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
 
-GENERIC_RUNGS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-                 "noisy(base=alphabeta(depth=1), epsilon=0.5)", "noisy(base=alphabeta(depth=1), epsilon=0.25)",
-                 "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
-                 "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)")
+
+def _one_ply_noisy(*epsilons: str) -> tuple[str, ...]:
+    """One-ply search playing each of these shares of random moves, in turn (rungs between MCTS and search)."""
+    return tuple(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in epsilons)
+
+
+_CHEAP_MCTS = ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)")
+_SEARCHES = ("alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
+             "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)")
+GENERIC_RUNGS = (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.25"), *_SEARCHES)
 """The rungs of a game that declares none, weakest first: node budgets cost the same on every board size,
 and each fourfold budget is roughly one more ply. A one-ply search playing a share of random moves
 (``noisy``) bridges the gap between cheap MCTS and the searches, which is wide on most games."""
@@ -91,12 +97,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
            "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
     # Mancala's 0.1 s default (~210,000 nodes a move) placed above 64,000: one rung more. Its first
     # list (the generic one before two-ply search and 250 nodes joined it) left a 560-Elo link from
-    # one ply to 1,000 nodes, which kept every rung above it at +-80 even at 400 games a pair
-    # and its second build rated MCTS at 64 simulations (558) above one-ply search (442) and MCTS at 16
+    # one ply to 1,000 nodes, which kept every rung above it at +-80 even at 400 games a pair. Its
+    # second build rated MCTS at 64 simulations (558) above one-ply search (442) and MCTS at 16
     # (317) above one-ply search at 25% random moves (310): the list in the order of those ratings
-    "mancala": ("random", "mcts(sims=4)", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
-                "noisy(base=alphabeta(depth=1), epsilon=0.25)", "mcts(sims=16)", "alphabeta(depth=1)",
-                "mcts(sims=64)", *_GENERIC_TO_256K[7:]),
+    "mancala": ("random", "mcts(sims=4)", *_one_ply_noisy("0.5", "0.25"), "mcts(sims=16)", "alphabeta(depth=1)",
+                "mcts(sims=64)", *_SEARCHES[1:], "alphabeta(nodes=256000)"),
     # Pentago: the generic list before depth 2 and 250 nodes joined it, then higher tops, because its
     # search runs ~1.2M nodes a second (0.1 s agents search ~500k nodes a move): up to 1M nodes
     "pentago": (*_FIRST_GENERIC, "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
@@ -105,8 +110,7 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # pair). Random Halma never finishes (600-ply draws) and MCTS's random rollouts run 600 plies. So
     # the rungs are one-ply searches in small steps of random moves, then deeper searches bridged by
     # shares of random moves, and stop at 16,000 nodes (64,000 costs 5-10 s a game and wins every one)
-    "halma": ("random", *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in
-                          ("0.6", "0.5", "0.4", "0.3", "0.2", "0.15", "0.1", "0.05")),
+    "halma": ("random", *_one_ply_noisy("0.6", "0.5", "0.4", "0.3", "0.2", "0.15", "0.1", "0.05"),
               "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
               "noisy(base=alphabeta(nodes=4000), epsilon=0.1)", "noisy(base=alphabeta(nodes=4000), epsilon=0.03)",
               "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
@@ -123,14 +127,14 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # lists climb one rung more
     # Breakthrough at 500 games a pair still had one-ply search at 50% random moves scoring 0.14
     # against 25%, and 25% 0.08 against none: 37.5% and 12.5% bridge them
-    "breakthrough": (*_GENERIC_TO_256K[:4], *(f"noisy(base=alphabeta(depth=1), epsilon={e})"
-                                             for e in ("0.5", "0.375", "0.25", "0.125")), *_GENERIC_TO_256K[6:]),
+    "breakthrough": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), *_SEARCHES,
+                     "alphabeta(nodes=256000)"),
     # Checkers' 0.1 s default searches ~203,000 nodes a move and placed above 64,000: one rung more
     "checkers": _GENERIC_TO_256K,
     # Lines of Action's MCTS at 64 simulations scored 0.07 against one-ply search at 50% random moves:
     # 75% bridges them
-    "lines_of_action": (*_GENERIC_TO_256K[:4], "noisy(base=alphabeta(depth=1), epsilon=0.75)",
-                        *_GENERIC_TO_256K[4:]),
+    "lines_of_action": (*_CHEAP_MCTS, *_one_ply_noisy("0.75", "0.5", "0.25"), *_SEARCHES,
+                        "alphabeta(nodes=256000)"),
     # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more
     "nine_mens_morris": (*_GENERIC_TO_256K, "alphabeta(nodes=1024000)"),
     "oware": _GENERIC_TO_256K,
@@ -153,22 +157,15 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # at 100 games a pair (one-ply search at 25% random moves against none on both, at 50% against 25%
     # on Hex, MCTS at 4 simulations against 16 on Gomoku; on Gomoku, random against MCTS at 4 scored
     # 0.14), none of their games replayed
-    "hex": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-            *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25", "0.125")),
-            "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
-            "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
+    "hex": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), *_SEARCHES[:-1]),
     "gomoku": ("random", "mcts(sims=2)", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=64)",
-               *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.25", "0.125")),
-               "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=1000)",
-               "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "alphabeta(nodes=64000)"),
-    "y": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-          *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
+               *_one_ply_noisy("0.5", "0.25", "0.125"), *_SEARCHES),
+    "y": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25"),
           "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
           "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
     "havannah": ("random", *(f"mcts(sims={n})" for n in (2, 4, 6, 8, 12, 16, 32, 64, 128, 256)),
                  "alphabeta(depth=1)", "alphabeta(depth=2)"),
-    "amazons": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=64)",
-                *(f"noisy(base=alphabeta(depth=1), epsilon={e})" for e in ("0.5", "0.375", "0.25")),
+    "amazons": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25"),
                 "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
                 "alphabeta(nodes=250)", "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)"),
 }
