@@ -37,7 +37,7 @@ from zerosum.evaluation.match import random_opening
 from zerosum.evaluation.ratings import bootstrap_fixed
 from zerosum.evaluation.scale import Ladder, LadderError, PairResult, Rung, current_env, spec_family
 from zerosum.evaluation.stats import search_cost
-from zerosum.evaluation.store import GameTask, Store
+from zerosum.evaluation.store import ConfigMismatchError, GameTask, Store
 from zerosum.evaluation.tournament import game_seed
 from zerosum.games.kit import Game
 
@@ -336,7 +336,13 @@ def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: in
     n_old = len(old_specs)
     same_else = {k: v for k, v in stored.items() if k != "rungs"} == {k: v for k, v in fingerprint.items()
                                                                       if k != "rungs"}
-    if not (n_old and old_specs != specs and set(old_specs) <= set(specs) and same_else):
+    left_out = [s for s in old_specs if s not in specs]
+    if same_else and left_out:
+        raise ConfigMismatchError(
+            f"{str(store.path)!r} holds games of another configuration: the rungs {old_specs}. A build on it may "
+            f"add rungs to them (on top or between two) or put them in another order, but not leave any out "
+            f"({left_out}): list them, or choose another --dir")
+    if not (n_old and old_specs != specs and not left_out and same_else):
         stages = list(old.get("config", {}).get("stages", [])) or [stage]
         if stages[-1]["rungs"] == len(specs):
             stages[-1] = stage
