@@ -153,14 +153,14 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # of 6 against 25%, and one ply 0 of 6 against two; on Havannah MCTS doubling its simulations from
     # 4 to 16 won 12 of 12, and MCTS at 1,024 simulations lost 6 of 6 to one-ply search, at 4,096 6 of 6
     # to 1,000 nodes (its MCTS stops at 256)
-    # Hex and Gomoku grew by bridging rungs between neighbours that scored 0.03-0.04 against each other
-    # at 100 games a pair (one-ply search at 25% random moves against none on both, at 50% against 25%
-    # on Hex, MCTS at 4 simulations against 16 on Gomoku; on Gomoku, random against MCTS at 4 scored
-    # 0.14), none of their games replayed
+    # Hex, Gomoku and Y grew by bridging rungs between neighbours that scored 0.02-0.04 against each
+    # other at 100 games a pair (one-ply search at 25% random moves against none on all three, at 50%
+    # against 25% on Hex, MCTS at 4 simulations against 16 on Gomoku; random scored 0.14 against MCTS
+    # at 4 on Gomoku and 0.12 on Y, whence MCTS at 2), none of their games replayed
     "hex": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), *_SEARCHES[:-1]),
     "gomoku": ("random", "mcts(sims=2)", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=64)",
                *_one_ply_noisy("0.5", "0.25", "0.125"), *_SEARCHES),
-    "y": (*_CHEAP_MCTS, *_one_ply_noisy("0.5", "0.375", "0.25"),
+    "y": ("random", "mcts(sims=2)", *_CHEAP_MCTS[1:], *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"),
           "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
           "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
     "havannah": ("random", *(f"mcts(sims={n})" for n in (2, 4, 6, 8, 12, 16, 32, 64, 128, 256)),
