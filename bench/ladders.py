@@ -103,7 +103,11 @@ def place_one(game: str, spec: str, n: int, method: str, trained: dict[str, str]
     """Place ``spec`` on the ladder of ``game`` with ``n`` games (seed 0) on ``workers`` processes: the row
     placements.json keeps."""
     t0 = time.perf_counter()
-    r = rate(spec, game, games=n, seed=0, workers=workers)
+
+    def progress(done: int, total: int) -> None:  # a line a round: a placement runs minutes to half an hour
+        print(f"{game} {spec}: {done}/{total} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    r = rate(spec, game, games=n, seed=0, workers=workers, progress=progress)
     keep = ("elo", "low", "high", "scale_half_width", "beyond", "games", "cost")
     return {"game": game, "agent": spec, "method": method, **{k: r.as_dict()[k] for k in keep},
             "seconds": round(time.perf_counter() - t0, 1),
