@@ -281,6 +281,40 @@ def test_a_time_budgeted_placement_runs_the_games_own_copy_unless_the_tier_is_se
     assert asked == ["inline"]
 
 
+def test_a_long_build_runs_the_games_own_copy_unless_the_tier_is_set(monkeypatch, tmp_path) -> None:
+    """A build with LONG_BUILD games or more to play asks for the game's own compiled copy in the auto
+    tier (here recorded, not compiled) and says so; a shorter build, the rest of a long one, or a tier
+    the user set is left alone."""
+    from contextlib import contextmanager
+
+    import zerosum.evaluation.scale_build as scale_build
+
+    game = make_game("tictactoe")
+    asked: list[str] = []
+    notes: list[str] = []
+
+    @contextmanager
+    def record(value):
+        asked.append(value)
+        yield
+
+    chosen = ["auto"]
+    monkeypatch.setattr(scale_build, "forced", record)
+    monkeypatch.setattr(scale_build, "tier", lambda: chosen[0])
+    monkeypatch.setattr(scale_build, "LONG_BUILD", 9)   # the first build plays 3 pairs x 4 games
+    rungs = ["random", "mcts(sims=4)", "alphabeta(depth=1)"]
+    build = {"games": 4, "opening_plies": 1, "store_path": tmp_path / "l.sqlite", "bootstrap": 10,
+             "note": notes.append}
+    build_ladder(game, rungs, **build)
+    assert asked == ["inline"] and any("12 games to play" in n and "own compiled" in n for n in notes)
+    build_ladder(game, rungs, **build)                                  # nothing left to play
+    build_ladder(game, [*rungs, "alphabeta(depth=2)"], **build)         # 2 new pairs x 4 games, under 9
+    assert asked == ["inline"]
+    chosen[0] = "generic"
+    build_ladder(game, rungs, **{**build, "store_path": tmp_path / "other.sqlite"})
+    assert asked == ["inline"]
+
+
 def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> None:
     from zerosum.evaluation.store import ConfigMismatchError, Store
 
