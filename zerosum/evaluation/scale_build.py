@@ -146,7 +146,15 @@ RUNGS: dict[str, tuple[str, ...]] = {
                         "alphabeta(nodes=256000)"),
     # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more
     "nine_mens_morris": (*_GENERIC_TO_256K, "alphabeta(nodes=1024000)"),
-    "oware": _GENERIC_TO_256K,
+    # Oware's build on the generic list rated MCTS at 64 simulations (737) above one-ply search (647),
+    # where it scored 0.91 against one-ply search at 50% random moves (418), and MCTS at 4 scored 0.14
+    # against 16, two-ply search 0.11 against 250 nodes: the list in its ratings' order, with MCTS at 8
+    # and three-ply search bridging those; then MCTS at 64 scored 0.03 against two-ply search: two-ply
+    # search at 25% and 10% random moves bridge them (25% alone rated 712 against two-ply's 999)
+    "oware": ("random", "mcts(sims=4)", "mcts(sims=8)", *_one_ply_noisy("0.5"), "mcts(sims=16)",
+              *_one_ply_noisy("0.25"), "alphabeta(depth=1)", "mcts(sims=64)",
+              "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
+              "alphabeta(depth=2)", "alphabeta(depth=3)", *_SEARCHES[2:], "alphabeta(nodes=256000)"),
     "othello": _GENERIC_TO_256K,
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
     # generic list's top: MCTS at the default's c climbs on from 64,000 nodes. On its own compiled
