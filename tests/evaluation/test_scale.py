@@ -282,12 +282,12 @@ def test_a_time_budgeted_placement_runs_the_games_own_copy_unless_the_tier_is_se
 
 
 def test_a_long_build_runs_the_games_own_copy_unless_the_tier_is_set(monkeypatch, tmp_path) -> None:
-    """A build with LONG_BUILD games or more to play asks for the game's own compiled copy in the auto
+    """A build with LONG_JOB games or more to play asks for the game's own compiled copy in the auto
     tier (here recorded, not compiled) and says so; a shorter build, the rest of a long one, or a tier
     the user set is left alone."""
     from contextlib import contextmanager
 
-    import zerosum.evaluation.scale_build as scale_build
+    import zerosum.games.kit.tiers as tiers
 
     game = make_game("tictactoe")
     asked: list[str] = []
@@ -299,9 +299,9 @@ def test_a_long_build_runs_the_games_own_copy_unless_the_tier_is_set(monkeypatch
         yield
 
     chosen = ["auto"]
-    monkeypatch.setattr(scale_build, "forced", record)
-    monkeypatch.setattr(scale_build, "tier", lambda: chosen[0])
-    monkeypatch.setattr(scale_build, "LONG_BUILD", 9)   # the first build plays 3 pairs x 4 games
+    monkeypatch.setattr(tiers, "forced", record)
+    monkeypatch.setattr(tiers, "tier", lambda: chosen[0])
+    monkeypatch.setattr(tiers, "LONG_JOB", 9)   # the first build plays 3 pairs x 4 games
     rungs = ["random", "mcts(sims=4)", "alphabeta(depth=1)"]
     build = {"games": 4, "opening_plies": 1, "store_path": tmp_path / "l.sqlite", "bootstrap": 10,
              "note": notes.append}

@@ -113,6 +113,44 @@ def test_both_seats_and_distinct_games_for_deterministic_agents(tmp_path):
     assert len({tuple(store0.game_record(i).actions) for i in store0.game_ids()}) == 2
 
 
+def test_a_long_tournament_or_evaluation_runs_the_games_own_copy_unless_the_tier_is_set(tmp_path, monkeypatch):
+    """With LONG_JOB games or more to play, a tournament or an evaluation in the auto tier asks for the
+    game's own compiled copy (here recorded, not compiled) and says so; the rest of a resumed one, a
+    shorter one, or a tier the user set is left alone."""
+    from contextlib import contextmanager
+
+    import zerosum.games.kit.tiers as tiers
+    from zerosum.evaluation.evaluate import evaluate
+
+    asked: list[str] = []
+    notes: list[str] = []
+
+    @contextmanager
+    def record(value):
+        asked.append(value)
+        yield
+
+    chosen = ["auto"]
+    monkeypatch.setattr(tiers, "forced", record)
+    monkeypatch.setattr(tiers, "tier", lambda: chosen[0])
+    monkeypatch.setattr(tiers, "LONG_JOB", 8)
+    cfg = tiny(tmp_path, agents=["random", "alphabeta(depth=1)"], games_per_pairing=4)   # 2 pairings x 4
+    run_tournament(cfg, progress=False, report=False, note=notes.append)
+    assert asked == ["inline"] and any("8 games to play" in n and "own compiled" in n for n in notes)
+    run_tournament(cfg, progress=False, report=False, note=notes.append)                  # nothing left
+    run_tournament(tiny(tmp_path, games_per_pairing=3, output=str(tmp_path / "short")), progress=False,
+                   report=False, note=notes.append)
+    evaluate("random", "tictactoe", opponents=["random"], games=7)
+    assert asked == ["inline"]
+    evaluate("random", "tictactoe", opponents=["random"], games=8)
+    assert asked == ["inline", "inline"]
+    chosen[0] = "generic"
+    run_tournament(tiny(tmp_path, games_per_pairing=4, output=str(tmp_path / "set")), progress=False, report=False,
+                   note=notes.append)
+    evaluate("random", "tictactoe", opponents=["random"], games=8)
+    assert asked == ["inline", "inline"]
+
+
 def test_schedule_is_reproducible_and_balanced():
     cfg = build_config({"game": "tictactoe", "agents": ["random", "mcts(sims=5)", "alphabeta(depth=1)"],
                         "games_per_pairing": 3, "seed": 7})

@@ -88,6 +88,25 @@ def test_auto_uses_an_inlined_copy_once_it_is_compiled(monkeypatch):
     assert not compiled.searcher(game, compiled.TEMPLATE, game.heuristic(None)).generic
 
 
+def test_a_long_job_in_auto_runs_in_inline_and_a_short_one_or_a_set_tier_as_set(monkeypatch):
+    import os
+
+    monkeypatch.setattr(tiers, "LONG_JOB", 10)
+    monkeypatch.setenv("ZEROSUM_TIER", "auto")
+    with tiers.for_job(10) as own:
+        assert own and os.environ["ZEROSUM_TIER"] == "inline"
+    assert os.environ["ZEROSUM_TIER"] == "auto"
+    with tiers.for_job(9) as own:
+        assert not own and os.environ["ZEROSUM_TIER"] == "auto"
+    monkeypatch.setenv("ZEROSUM_TIER", "generic")
+    with tiers.for_job(10_000) as own:
+        assert not own and os.environ["ZEROSUM_TIER"] == "generic"
+    monkeypatch.setenv("ZEROSUM_TIER", "auto")
+    with pytest.raises(RuntimeError, match="boom"), tiers.for_job(10):
+        raise RuntimeError("boom")
+    assert os.environ["ZEROSUM_TIER"] == "auto"
+
+
 def test_a_bad_tier_is_refused(monkeypatch):
     monkeypatch.setenv("ZEROSUM_TIER", "fastest")
     with pytest.raises(ValueError, match="ZEROSUM_TIER='fastest': one of auto, inline, generic"):

@@ -43,6 +43,8 @@ from zerosum.evaluation.backends import make_backend
 from zerosum.evaluation.stats import EvaluatedGame, OpponentResult, Record, opponent_results
 from zerosum.evaluation.tournament import gauntlet
 from zerosum.games.kit import Game, ZerosumError
+from zerosum.games.kit.cache import notice
+from zerosum.games.kit.tiers import for_job
 
 
 class EvaluationError(ZerosumError, ValueError):
@@ -241,12 +243,17 @@ def evaluate(policy: Any, env: Any = "tictactoe_v0", opponents: str | Agent | Se
     backend = make_backend("process", workers if len(tasks) > 1 else 1, payload=payload)
     start = time.perf_counter()
     done: dict[tuple[int, int], EvaluatedGame] = {}
-    for task, match in backend.run(payload, tasks):
-        seat = 0 if task.seats[0] == 0 else 1
-        done[(task.pairing, task.game_index)] = EvaluatedGame(names[task.pairing], task.game_index, seat,
-                                                              task.seed, match)
-        if progress is not None:
-            progress(len(done), len(tasks))
+    with for_job(len(tasks)) as own_copy:
+        if own_copy:
+            notice(f"evaluate-tier:{game.name}", f"{len(tasks)} games to play: they run on {game.name}'s own "
+                   "compiled code, compiled first (once) if need be, not on the slower copy for every game "
+                   "(ZEROSUM_TIER chooses otherwise)")
+        for task, match in backend.run(payload, tasks):
+            seat = 0 if task.seats[0] == 0 else 1
+            done[(task.pairing, task.game_index)] = EvaluatedGame(names[task.pairing], task.game_index, seat,
+                                                                  task.seed, match)
+            if progress is not None:
+                progress(len(done), len(tasks))
     ordered = [done[k] for k in sorted(done)]
     return EvaluationReport(policy_name, env_name, game.name, payload["variant"], int(seed), games, opening_plies,
                             opponent_results(names, ordered), ordered, time.perf_counter() - start)

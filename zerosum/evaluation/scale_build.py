@@ -24,7 +24,6 @@ import platform
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ from zerosum.evaluation.stats import search_cost
 from zerosum.evaluation.store import ConfigMismatchError, GameTask, Store
 from zerosum.evaluation.tournament import game_seed
 from zerosum.games.kit import Game
-from zerosum.games.kit.tiers import forced, tier
+from zerosum.games.kit.tiers import for_job
 
 VIRTUAL_DRAWS = 1.0
 """Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
@@ -191,13 +190,6 @@ RUNGS: dict[str, tuple[str, ...]] = {
 """The built-in games' rungs, weakest first (others use :data:`GENERIC_RUNGS` or the game's ``ladder_rungs``)."""
 
 
-LONG_BUILD = 1000
-"""Games to play from which a build in the ``auto`` tier (:mod:`zerosum.games.kit.tiers`) runs every game on
-the game's own compiled searches, compiling them first: a compile costs seconds to a minute, once, and the
-copy for every game, which ``auto`` takes until the game's own is compiled, searches 1.6-1.8x slower. In
-``auto`` each worker chooses once, so a long build that started on that copy stayed on it (the moves are the
-same on either copy: only the time differs)."""
-
 OPENINGS: dict[str, int] = {"tictactoe": 1}
 """Random plies opening each pair of games where a game needs other than 2: one random move of tic-tac-toe
 still leaves a drawn game, two can hand a won one to a side."""
@@ -312,12 +304,12 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
     payload: Mapping[str, Any] = {"game": game.name, "variant": variant, "names": stored, "specs": stored}
     start = time.perf_counter()
     count = len(tasks) - len(todo)
-    own_copy = tier() == "auto" and len(todo) >= LONG_BUILD
-    if own_copy:
-        note(f"note: {len(todo)} games to play: they run on {game.name}'s own compiled searches, compiled first "
-             "(once) if need be, not on the slower copy for every game (ZEROSUM_TIER chooses otherwise)")
     try:
-        with forced("inline") if own_copy else nullcontext():
+        with for_job(len(todo)) as own_copy:
+            if own_copy:
+                note(f"note: {len(todo)} games to play: they run on {game.name}'s own compiled searches, compiled "
+                     "first (once) if need be, not on the slower copy for every game (ZEROSUM_TIER chooses "
+                     "otherwise)")
             for task, match in make_backend(backend, workers, address).run(payload, todo):
                 store.add_game(task, match)
                 count += 1
@@ -407,5 +399,5 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-__all__ = ["GENERIC_RUNGS", "LONG_BUILD", "OPENINGS", "RUNGS", "build_ladder", "default_rungs", "fit_store",
+__all__ = ["GENERIC_RUNGS", "OPENINGS", "RUNGS", "build_ladder", "default_rungs", "fit_store",
            "ladder_pairs", "ladder_tasks", "open_stages"]

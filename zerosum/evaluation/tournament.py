@@ -31,6 +31,7 @@ from zerosum.evaluation.match import random_opening
 from zerosum.evaluation.stats import Record
 from zerosum.evaluation.store import GameTask, Store
 from zerosum.games.kit import Game
+from zerosum.games.kit.tiers import for_job
 
 Note = Callable[[str], None]
 
@@ -249,13 +250,18 @@ def run_tournament(cfg: TournamentConfig | Prepared, *, progress: bool = True, r
         task_id = bar.add_task(f"{cfg.label} ({backend.name} x{workers if backend.name != 'inline' else 1})",
                                total=len(tasks), completed=len(done), standings=_standings_text(standings))
     try:
-        for task, match in backend.run(payload, todo):
-            if store.add_game(task, match) is not None:
-                played += 1
-                standings[names[task.seats[0]]].add(match.score0)
-                standings[names[task.seats[1]]].add(1 - match.score0)
-            if bar is not None:
-                bar.update(task_id, advance=1, standings=_standings_text(standings))
+        with for_job(len(todo)) as own_copy:
+            if own_copy:
+                note(f"{cfg.label}: {len(todo)} games to play: they run on {game.name}'s own compiled code, "
+                     "compiled first (once) if need be, not on the slower copy for every game (ZEROSUM_TIER "
+                     "chooses otherwise)")
+            for task, match in backend.run(payload, todo):
+                if store.add_game(task, match) is not None:
+                    played += 1
+                    standings[names[task.seats[0]]].add(match.score0)
+                    standings[names[task.seats[1]]].add(1 - match.score0)
+                if bar is not None:
+                    bar.update(task_id, advance=1, standings=_standings_text(standings))
     except KeyboardInterrupt:
         note(f"\n{cfg.label}: interrupted; {store.count()} games are stored in {store.path}; "
              "run the same command again to resume")

@@ -11,7 +11,11 @@ game, the rules called through their addresses (about 1.6-1.8x slower searches).
   process or in the disk cache, and otherwise the generic one, while a background process
   (at low priority, one at a time: a lock file in the cache) compiles the game's own copy
   for the processes that come later (``ZEROSUM_BACKGROUND_COMPILE=0``: none). A process
-  decides once per game and template, so it never switches midway.
+  decides once per game and template, so it never switches midway. So a long job (a
+  tournament, an evaluation or a ladder build with :data:`LONG_JOB` games or more to play)
+  run in ``auto`` runs in ``inline`` (:func:`for_job`): a compile of a minute at most, once,
+  repaid many times over, where a job begun before the compile finished would play every
+  game on the slower copy.
 
 The Game API's hot calls (:mod:`zerosum.games.kit.hot`) and the searches
 (:mod:`zerosum.search.compiled`) choose by :func:`use_generic`.
@@ -33,6 +37,8 @@ from zerosum.games.kit.specialize import copy_source, kernels_origin, loaded
 
 TIERS = ("auto", "inline", "generic")
 """The values of ``ZEROSUM_TIER``: choose (the default), or always one tier."""
+LONG_JOB = 1000
+"""Games still to play from which a job in ``auto`` runs on the game's own copy (:func:`for_job`)."""
 STALE_LOCK = 3600.0
 """Seconds after which a background compile's lock file is taken for one that died."""
 _CHOSEN: dict[tuple[str, int], tuple[Kernels, bool]] = {}  # (template, id(kernels)) -> (kernels, generic?)
@@ -117,4 +123,18 @@ def forced(value: str) -> Iterator[None]:
             os.environ["ZEROSUM_TIER"] = before
 
 
-__all__ = ["STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "forced", "tier", "use_generic"]
+@contextmanager
+def for_job(games: int) -> Iterator[bool]:
+    """Run the block, a job with ``games`` games still to play, and the worker processes it starts: in
+    ``inline`` when the tier is ``auto`` and ``games`` is :data:`LONG_JOB` or more (yields True, for the
+    caller to say so), otherwise in the tier set (yields False). The moves are the same on either copy;
+    only a time-budgeted agent's strength depends on the speed of the copy it runs on."""
+    if tier() != "auto" or games < LONG_JOB:
+        yield False
+        return
+    with forced("inline"):
+        yield True
+
+
+__all__ = ["LONG_JOB", "STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "for_job", "forced", "tier",
+           "use_generic"]
