@@ -150,10 +150,12 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # against 16, two-ply search 0.11 against 250 nodes: the list in its ratings' order, with MCTS at 8
     # and three-ply search bridging those; then MCTS at 64 scored 0.03 against two-ply search: two-ply
     # search at 25% and 10% random moves bridge them (25% alone rated 712 against two-ply's 999)
+    # On that bridged list its 0.1 s default (~304,000 nodes a move) placed above 256,000: one rung more
     "oware": ("random", "mcts(sims=4)", "mcts(sims=8)", *_one_ply_noisy("0.5"), "mcts(sims=16)",
               *_one_ply_noisy("0.25"), "alphabeta(depth=1)", "mcts(sims=64)",
               "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
-              "alphabeta(depth=2)", "alphabeta(depth=3)", *_SEARCHES[2:], "alphabeta(nodes=256000)"),
+              "alphabeta(depth=2)", "alphabeta(depth=3)", *_SEARCHES[2:], "alphabeta(nodes=256000)",
+              "alphabeta(nodes=1024000)"),
     "othello": _GENERIC_TO_256K,
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
     # generic list's top: MCTS at the default's c climbs on from 64,000 nodes. On its own compiled
