@@ -143,8 +143,14 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # 75% bridges them
     "lines_of_action": (*_CHEAP_MCTS, *_one_ply_noisy("0.75", "0.5", "0.25"), *_SEARCHES,
                         "alphabeta(nodes=256000)"),
-    # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more
-    "nine_mens_morris": (*_GENERIC_TO_256K, "alphabeta(nodes=1024000)"),
+    # Nine Men's Morris' 0.1 s default searches ~549,000 nodes a move: two rungs more. Its build on that
+    # list had MCTS at 16 simulations scoring 0.10 against 64, one-ply search at 50% random moves 0.18
+    # against 25%, 25% 0.17 against none and one-ply search 0.13 against two-ply: MCTS at 32, one-ply
+    # search at 37.5% and 12.5%, and two-ply search at 25% and 10% bridge them
+    "nine_mens_morris": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=64)",
+                         *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), "alphabeta(depth=1)",
+                         "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
+                         *_SEARCHES[1:], "alphabeta(nodes=256000)", "alphabeta(nodes=1024000)"),
     # Oware's build on the generic list rated MCTS at 64 simulations (737) above one-ply search (647),
     # where it scored 0.91 against one-ply search at 50% random moves (418), and MCTS at 4 scored 0.14
     # against 16, two-ply search 0.11 against 250 nodes: the list in its ratings' order, with MCTS at 8
