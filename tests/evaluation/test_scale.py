@@ -281,38 +281,31 @@ def test_a_time_budgeted_placement_runs_the_games_own_copy_unless_the_tier_is_se
     assert asked == ["inline"]
 
 
-def test_a_long_build_runs_the_games_own_copy_unless_the_tier_is_set(monkeypatch, tmp_path) -> None:
-    """A build with LONG_JOB games or more to play asks for the game's own compiled copy in the auto
-    tier (here recorded, not compiled) and says so; a shorter build, the rest of a long one, or a tier
-    the user set is left alone."""
+def test_a_long_build_runs_the_games_own_copy(monkeypatch, tmp_path) -> None:
+    """A build asks tiers.for_job (here recorded: its rule and a tier the user set are tests/search/
+    test_tiers.py's) with the games it has left to play, and says so when it runs on the game's own copy."""
     from contextlib import contextmanager
 
-    import zerosum.games.kit.tiers as tiers
+    import zerosum.evaluation.scale_build as scale_build
 
     game = make_game("tictactoe")
-    asked: list[str] = []
+    asked: list[int] = []
     notes: list[str] = []
 
     @contextmanager
-    def record(value):
-        asked.append(value)
-        yield
+    def job(games):
+        asked.append(games)
+        yield games >= 9
 
-    chosen = ["auto"]
-    monkeypatch.setattr(tiers, "forced", record)
-    monkeypatch.setattr(tiers, "tier", lambda: chosen[0])
-    monkeypatch.setattr(tiers, "LONG_JOB", 9)   # the first build plays 3 pairs x 4 games
+    monkeypatch.setattr(scale_build, "for_job", job)
     rungs = ["random", "mcts(sims=4)", "alphabeta(depth=1)"]
     build = {"games": 4, "opening_plies": 1, "store_path": tmp_path / "l.sqlite", "bootstrap": 10,
              "note": notes.append}
-    build_ladder(game, rungs, **build)
-    assert asked == ["inline"] and any("12 games to play" in n and "own compiled" in n for n in notes)
+    build_ladder(game, rungs, **build)                                  # 3 pairs x 4 games
+    assert asked == [12] and any("12 games to play" in n and "own compiled" in n for n in notes)
     build_ladder(game, rungs, **build)                                  # nothing left to play
-    build_ladder(game, [*rungs, "alphabeta(depth=2)"], **build)         # 2 new pairs x 4 games, under 9
-    assert asked == ["inline"]
-    chosen[0] = "generic"
-    build_ladder(game, rungs, **{**build, "store_path": tmp_path / "other.sqlite"})
-    assert asked == ["inline"]
+    build_ladder(game, [*rungs, "alphabeta(depth=2)"], **build)         # 2 new pairs x 4 games
+    assert asked == [12, 0, 8] and sum("games to play" in n for n in notes) == 1
 
 
 def test_a_build_grows_by_rungs_on_top_keeping_every_game_played(tmp_path) -> None:

@@ -113,42 +113,34 @@ def test_both_seats_and_distinct_games_for_deterministic_agents(tmp_path):
     assert len({tuple(store0.game_record(i).actions) for i in store0.game_ids()}) == 2
 
 
-def test_a_long_tournament_or_evaluation_runs_the_games_own_copy_unless_the_tier_is_set(tmp_path, monkeypatch):
-    """With LONG_JOB games or more to play, a tournament or an evaluation in the auto tier asks for the
-    game's own compiled copy (here recorded, not compiled) and says so; the rest of a resumed one, a
-    shorter one, or a tier the user set is left alone."""
+def test_a_long_tournament_or_evaluation_runs_the_games_own_copy(tmp_path, monkeypatch):
+    """A tournament or an evaluation asks tiers.for_job (here recorded: its rule and a tier the user set
+    are tests/search/test_tiers.py's) with the games it has left to play, and a tournament says so when
+    it runs on the game's own copy."""
     from contextlib import contextmanager
 
-    import zerosum.games.kit.tiers as tiers
-    from zerosum.evaluation.evaluate import evaluate
+    import zerosum.evaluation.evaluate as evaluate_mod
+    import zerosum.evaluation.tournament as tournament_mod
 
-    asked: list[str] = []
+    asked: list[int] = []
     notes: list[str] = []
 
     @contextmanager
-    def record(value):
-        asked.append(value)
-        yield
+    def job(games):
+        asked.append(games)
+        yield games >= 8
 
-    chosen = ["auto"]
-    monkeypatch.setattr(tiers, "forced", record)
-    monkeypatch.setattr(tiers, "tier", lambda: chosen[0])
-    monkeypatch.setattr(tiers, "LONG_JOB", 8)
+    monkeypatch.setattr(tournament_mod, "for_job", job)
+    monkeypatch.setattr(evaluate_mod, "for_job", job)
     cfg = tiny(tmp_path, agents=["random", "alphabeta(depth=1)"], games_per_pairing=4)   # 2 pairings x 4
     run_tournament(cfg, progress=False, report=False, note=notes.append)
-    assert asked == ["inline"] and any("8 games to play" in n and "own compiled" in n for n in notes)
+    assert asked == [8] and any("8 games to play" in n and "own compiled" in n for n in notes)
     run_tournament(cfg, progress=False, report=False, note=notes.append)                  # nothing left
     run_tournament(tiny(tmp_path, games_per_pairing=3, output=str(tmp_path / "short")), progress=False,
                    report=False, note=notes.append)
-    evaluate("random", "tictactoe", opponents=["random"], games=7)
-    assert asked == ["inline"]
-    evaluate("random", "tictactoe", opponents=["random"], games=8)
-    assert asked == ["inline", "inline"]
-    chosen[0] = "generic"
-    run_tournament(tiny(tmp_path, games_per_pairing=4, output=str(tmp_path / "set")), progress=False, report=False,
-                   note=notes.append)
-    evaluate("random", "tictactoe", opponents=["random"], games=8)
-    assert asked == ["inline", "inline"]
+    assert asked == [8, 0, 6] and sum("games to play" in n for n in notes) == 1
+    evaluate_mod.evaluate("random", "tictactoe", opponents=["random", "alphabeta(depth=1)"], games=3)
+    assert asked == [8, 0, 6, 6]
 
 
 def test_schedule_is_reproducible_and_balanced():
