@@ -8,7 +8,9 @@ vector env's SB3 check and the vector-env tutorial call ``learn`` directly): und
 goes to the session's temporary directory, not to /tmp/SB3-<date>."""
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -26,3 +28,23 @@ def _sb3_logs_in_the_session_tmp(tmp_path_factory: pytest.TempPathFactory) -> It
         yield
     finally:
         os.environ.pop("SB3_LOGDIR", None)
+
+
+@pytest.fixture
+def record_jobs(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[int]]:
+    """``record_jobs(long, *modules)`` puts a recorder in place of each module's ``tiers.for_job``: it
+    notes the games each job asks about (the list returned) and answers as if from ``long`` games a job ran
+    on the game's own copy, nothing compiled or switched (the rule itself is tests/search/test_tiers.py's)."""
+    def record(long: int, *modules: Any) -> list[int]:
+        asked: list[int] = []
+
+        @contextmanager
+        def job(games: int) -> Iterator[bool]:
+            asked.append(games)
+            yield games >= long
+
+        for module in modules:
+            monkeypatch.setattr(module, "for_job", job)
+        return asked
+
+    return record

@@ -281,23 +281,14 @@ def test_a_time_budgeted_placement_runs_the_games_own_copy_unless_the_tier_is_se
     assert asked == ["inline"]
 
 
-def test_a_long_build_runs_the_games_own_copy(monkeypatch, tmp_path) -> None:
-    """A build asks tiers.for_job (here recorded: its rule and a tier the user set are tests/search/
-    test_tiers.py's) with the games it has left to play, and says so when it runs on the game's own copy."""
-    from contextlib import contextmanager
-
+def test_a_long_build_runs_the_games_own_copy(record_jobs, tmp_path) -> None:
+    """A build asks tiers.for_job with the games it has left to play, and says so when it runs on the
+    game's own copy."""
     import zerosum.evaluation.scale_build as scale_build
 
     game = make_game("tictactoe")
-    asked: list[int] = []
+    asked = record_jobs(9, scale_build)
     notes: list[str] = []
-
-    @contextmanager
-    def job(games):
-        asked.append(games)
-        yield games >= 9
-
-    monkeypatch.setattr(scale_build, "for_job", job)
     rungs = ["random", "mcts(sims=4)", "alphabeta(depth=1)"]
     build = {"games": 4, "opening_plies": 1, "store_path": tmp_path / "l.sqlite", "bootstrap": 10,
              "note": notes.append}

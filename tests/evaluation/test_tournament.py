@@ -113,25 +113,14 @@ def test_both_seats_and_distinct_games_for_deterministic_agents(tmp_path):
     assert len({tuple(store0.game_record(i).actions) for i in store0.game_ids()}) == 2
 
 
-def test_a_long_tournament_or_evaluation_runs_the_games_own_copy(tmp_path, monkeypatch):
-    """A tournament or an evaluation asks tiers.for_job (here recorded: its rule and a tier the user set
-    are tests/search/test_tiers.py's) with the games it has left to play, and a tournament says so when
-    it runs on the game's own copy."""
-    from contextlib import contextmanager
-
+def test_a_long_tournament_or_evaluation_runs_the_games_own_copy(tmp_path, record_jobs):
+    """A tournament or an evaluation asks tiers.for_job with the games it has left to play, and a
+    tournament says so when it runs on the game's own copy."""
     import zerosum.evaluation.evaluate as evaluate_mod
     import zerosum.evaluation.tournament as tournament_mod
 
-    asked: list[int] = []
+    asked = record_jobs(8, tournament_mod, evaluate_mod)
     notes: list[str] = []
-
-    @contextmanager
-    def job(games):
-        asked.append(games)
-        yield games >= 8
-
-    monkeypatch.setattr(tournament_mod, "for_job", job)
-    monkeypatch.setattr(evaluate_mod, "for_job", job)
     cfg = tiny(tmp_path, agents=["random", "alphabeta(depth=1)"], games_per_pairing=4)   # 2 pairings x 4
     run_tournament(cfg, progress=False, report=False, note=notes.append)
     assert asked == [8] and any("8 games to play" in n and "own compiled" in n for n in notes)
