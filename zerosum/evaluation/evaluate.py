@@ -44,7 +44,7 @@ from zerosum.evaluation.stats import EvaluatedGame, OpponentResult, Record, oppo
 from zerosum.evaluation.tournament import gauntlet
 from zerosum.games.kit import Game, ZerosumError
 from zerosum.games.kit.cache import notice
-from zerosum.games.kit.tiers import for_job
+from zerosum.games.kit.tiers import for_job, job_note
 
 
 class EvaluationError(ZerosumError, ValueError):
@@ -245,9 +245,7 @@ def evaluate(policy: Any, env: Any = "tictactoe_v0", opponents: str | Agent | Se
     done: dict[tuple[int, int], EvaluatedGame] = {}
     with for_job(len(tasks)) as own_copy:
         if own_copy:
-            notice(f"evaluate-tier:{game.name}", f"{len(tasks)} games to play: they run on {game.name}'s own "
-                   "compiled code, compiled first (once) if need be, not on the slower copy for every game "
-                   "(ZEROSUM_TIER chooses otherwise)")
+            notice(f"evaluate-tier:{game.name}", job_note(len(tasks), game.name))
         for task, match in backend.run(payload, tasks):
             seat = 0 if task.seats[0] == 0 else 1
             done[(task.pairing, task.game_index)] = EvaluatedGame(names[task.pairing], task.game_index, seat,

@@ -40,7 +40,7 @@ from zerosum.evaluation.stats import search_cost
 from zerosum.evaluation.store import ConfigMismatchError, GameTask, Store
 from zerosum.evaluation.tournament import game_seed
 from zerosum.games.kit import Game
-from zerosum.games.kit.tiers import for_job
+from zerosum.games.kit.tiers import for_job, job_note
 
 VIRTUAL_DRAWS = 1.0
 """Drawn games added to every pair that played (see :func:`zerosum.evaluation.ratings.fit_fixed`)."""
@@ -166,7 +166,8 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # pair one-ply search scored 0.13 against two-ply, and 250 and 1,000 nodes 0.18 against the next:
     # two-ply search at 25% and 10% random moves, 500 and 2,000 nodes bridge them
     # Its 0.1 s default (the classic heuristic, ~220,000 nodes a move) places above 256,000 on that list
-    "othello": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=32)", *GENERIC_RUNGS[3:7],
+    "othello": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=64)",
+                *_one_ply_noisy("0.5", "0.25"), "alphabeta(depth=1)",
                 "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
                 "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=500)", "alphabeta(nodes=1000)",
                 "alphabeta(nodes=2000)", *_SEARCHES[4:], "alphabeta(nodes=256000)"),
@@ -330,9 +331,7 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
     try:
         with for_job(len(todo)) as own_copy:
             if own_copy:
-                note(f"note: {len(todo)} games to play: they run on {game.name}'s own compiled searches, compiled "
-                     "first (once) if need be, not on the slower copy for every game (ZEROSUM_TIER chooses "
-                     "otherwise)")
+                note(f"note: {job_note(len(todo), game.name)}")
             for task, match in make_backend(backend, workers, address).run(payload, todo):
                 store.add_game(task, match)
                 count += 1

@@ -31,7 +31,7 @@ from zerosum.evaluation.match import random_opening
 from zerosum.evaluation.stats import Record
 from zerosum.evaluation.store import GameTask, Store
 from zerosum.games.kit import Game
-from zerosum.games.kit.tiers import for_job
+from zerosum.games.kit.tiers import for_job, job_note
 
 Note = Callable[[str], None]
 
@@ -252,9 +252,7 @@ def run_tournament(cfg: TournamentConfig | Prepared, *, progress: bool = True, r
     try:
         with for_job(len(todo)) as own_copy:
             if own_copy:
-                note(f"{cfg.label}: {len(todo)} games to play: they run on {game.name}'s own compiled code, "
-                     "compiled first (once) if need be, not on the slower copy for every game (ZEROSUM_TIER "
-                     "chooses otherwise)")
+                note(f"{cfg.label}: {job_note(len(todo), game.name)}")
             for task, match in backend.run(payload, todo):
                 if store.add_game(task, match) is not None:
                     played += 1

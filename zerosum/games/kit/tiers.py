@@ -136,5 +136,11 @@ def for_job(games: int) -> Iterator[bool]:
         yield True
 
 
-__all__ = ["LONG_JOB", "STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "for_job", "forced", "tier",
-           "use_generic"]
+def job_note(games: int, game: str) -> str:
+    """What a job says when :func:`for_job` runs its ``games`` games of ``game`` on the game's own copy."""
+    return (f"{games} games to play: they run on {game}'s own compiled code, compiled first (once) if need be, "
+            "not on the slower copy for every game (ZEROSUM_TIER chooses otherwise)")
+
+
+__all__ = ["LONG_JOB", "STALE_LOCK", "TIERS", "compile_in_background", "copy_ready", "for_job", "forced", "job_note",
+           "tier", "use_generic"]
