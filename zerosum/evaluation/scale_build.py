@@ -165,12 +165,14 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # Othello's MCTS at 16 simulations scored 0.17 against 64: MCTS at 32 bridges them. At 200 games a
     # pair one-ply search scored 0.13 against two-ply, and 250 and 1,000 nodes 0.18 against the next:
     # two-ply search at 25% and 10% random moves, 500 and 2,000 nodes bridge them
-    # Its 0.1 s default (the classic heuristic, ~220,000 nodes a move) places above 256,000 on that list
+    # Its 0.1 s default (the classic heuristic, ~220,000 nodes a move) placed above 256,000 on that list:
+    # 1,024,000 nodes holds it
     "othello": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=64)",
                 *_one_ply_noisy("0.5", "0.25"), "alphabeta(depth=1)",
                 "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
                 "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=500)", "alphabeta(nodes=1000)",
-                "alphabeta(nodes=2000)", *_SEARCHES[4:], "alphabeta(nodes=256000)"),
+                "alphabeta(nodes=2000)", *_SEARCHES[4:], "alphabeta(nodes=256000)",
+                "alphabeta(nodes=1024000)"),
     # Ultimate tic-tac-toe's 0.1 s default (MCTS, c=0.7, ~12,000 simulations a move) placed above the
     # generic list's top: MCTS at the default's c climbs on from 64,000 nodes. On its own compiled
     # copy the default runs ~54,000 simulations a move and placed above 16,000: one rung more
