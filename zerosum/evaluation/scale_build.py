@@ -208,7 +208,10 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # 128 simulations sits between MCTS at 64 and one ply at 50% (0.47 and 0.45 with its neighbours)
     "gomoku": ("random", "mcts(sims=2)", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=64)",
                "mcts(sims=128)", *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), *_SEARCHES),
-    "y": ("random", "mcts(sims=2)", *_CHEAP_MCTS[1:], *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"),
+    # Y's one-ply search at 37.5% random moves scored 0.16 against 25%, and 12.5% 0.14 against none:
+    # 31.25% and 6.25% (0.73/0.27 and 0.80/0.23 against their neighbours in probes of 30 games, 2026-11-30)
+    "y": ("random", "mcts(sims=2)", *_CHEAP_MCTS[1:],
+          *_one_ply_noisy("0.5", "0.375", "0.3125", "0.25", "0.125", "0.0625"),
           "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
           "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
     # Havannah's MCTS at 2 simulations scored 0.10 against 4: 3 bridges them
