@@ -60,7 +60,6 @@ and each fourfold budget is roughly one more ply. A one-ply search playing a sha
 (``noisy``) bridges the gap between cheap MCTS and the searches, which is wide on most games."""
 
 _FIRST_GENERIC = tuple(r for r in GENERIC_RUNGS if r not in ("alphabeta(depth=2)", "alphabeta(nodes=250)"))
-_GENERIC_TO_256K = (*GENERIC_RUNGS, "alphabeta(nodes=256000)")
 
 RUNGS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("random", "mcts(sims=4)", "mcts(sims=8)", "mcts(sims=16)", "mcts(sims=32)", "alphabeta(depth=1)",
