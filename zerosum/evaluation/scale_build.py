@@ -94,10 +94,17 @@ RUNGS: dict[str, tuple[str, ...]] = {
               "stockfish(nodes=10000)"),
     # MCTS at 64 simulations lost 6 of 6 to one-ply alpha-beta (a probe of 6 games a pair): the noisy
     # one-ply searches bridge them; 16,000 nodes scored 0.58 against GNU Go level 0, which scored 0.17
-    # against level 5
-    "go": ("random", "mcts(sims=16)", "mcts(sims=64)", "noisy(base=alphabeta(depth=1), epsilon=0.5)",
-           "noisy(base=alphabeta(depth=1), epsilon=0.25)", "alphabeta(depth=1)", "alphabeta(nodes=4000)",
-           "alphabeta(nodes=16000)", "gnugo(level=0)", "gnugo(level=5)", "gnugo(level=10)"),
+    # against level 5. At 100 games a pair MCTS at 16 simulations scored 0.13 against 64, one-ply search at
+    # 50% random moves 0.16 against 25%, and one ply 0.10 against 4,000 nodes: MCTS at 32 (0.87 against 16,
+    # 0.15 against 64 in probes of 30 games, 2026-11-30) and 48 (0.62 against 32, 0.43 against 64), one ply
+    # at 37.5% (0.57 and 0.33 against its neighbours) and two-ply search (0.75 against one ply, 0.23 against
+    # 4,000 nodes) bridge them. That list's build rated MCTS at 64 simulations 0.12 against one ply at 50%:
+    # 75% (0.42 against MCTS at 64, 0.23 against 50% in probes of 30 games) and 62.5% bridge them, and
+    # 1,000 nodes bridges two-ply search and 4,000 nodes (0.17 apart)
+    "go": ("random", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=48)", "mcts(sims=64)",
+           *_one_ply_noisy("0.75", "0.625", "0.5", "0.375", "0.25"), "alphabeta(depth=1)", "alphabeta(depth=2)",
+           "alphabeta(nodes=1000)", "alphabeta(nodes=4000)", "alphabeta(nodes=16000)", "gnugo(level=0)",
+           "gnugo(level=5)", "gnugo(level=10)"),
     # Mancala's 0.1 s default (~210,000 nodes a move) placed above 64,000: one rung more. Its first
     # list (the generic one before two-ply search and 250 nodes joined it) left a 560-Elo link from
     # one ply to 1,000 nodes, which kept every rung above it at +-80 even at 400 games a pair. Its
