@@ -224,7 +224,7 @@ RUNGS: dict[str, tuple[str, ...]] = {
     "havannah": ("random", *(f"mcts(sims={n})" for n in (2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)),
                  "alphabeta(depth=1)", "alphabeta(depth=2)"),
     # Amazons at 100 games a pair: MCTS at 16 simulations scored 0.07 against 64, one-ply search at 25%
-    # random moves 0.12 against none, and one ply 0.15 against two-ply search at 10%: MCTS at 32 (0.67
+    # random moves 0.12 against none, and one ply 0.12 against two-ply search at 10%: MCTS at 32 (0.67
     # against 16, 0.30 against 64 in probes of 30 games, 2026-11-30), one ply at 12.5% (0.73 and 0.27) and
     # two-ply search at 17.5% (0.63 and 0.27) bridge them
     "amazons": (*_CHEAP_MCTS[:3], "mcts(sims=32)", "mcts(sims=64)", *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"),
