@@ -182,7 +182,7 @@ def main() -> None:
         lo, hi = neighbours(lad)
         mid = lad.rungs[len(lad.rungs) // 2]
         row = {"game": name, "rungs": len(lad.rungs), "top": lad.top.spec, "span": lad.top.elo,
-               "max_half_width": max(r.half_width for r in lad.rungs), "games_per_pair": lad.built["games_per_pair"],
+               "max_half_width": max(r.half_width for r in lad.rungs), "games_per_pair": lad.games_a_pair.split()[0],
                "build_s": lad.built["seconds"], "play_s": lad.built.get("play_seconds"), "calibration_mae": mae,
                "far_pairs": n_far,
                "neighbour_min": lo, "neighbour_max": hi}

@@ -16,7 +16,7 @@ from zerosum.evaluation.placement import BEYOND_GAMES, PlacementError, fit_polic
 from zerosum.evaluation.ratings import ELO, expected_score, fit_fixed
 from zerosum.evaluation.scale import (Ladder, LadderError, PairResult, Rung, ladder, load_ladder,
                                       save_ladder, shipped)
-from zerosum.evaluation.scale_build import build_ladder, ladder_pairs, ladder_tasks
+from zerosum.evaluation.scale_build import allocate_games, build_ladder, ladder_pairs, ladder_tasks, pair_costs
 from zerosum.games import make_game
 
 
@@ -180,6 +180,52 @@ def test_ladder_tasks_alternate_seats_on_paired_openings() -> None:
         assert by[(p, 0)].seats == (a, b) and by[(p, 1)].seats == (b, a)
         assert by[(p, 0)].opening == by[(p, 1)].opening and len(by[(p, 0)].opening) == 2
     assert by[(0, 0)].opening != by[(0, 2)].opening or by[(1, 0)].opening != by[(1, 2)].opening
+
+
+def test_games_go_to_the_cheaper_pairs_in_inverse_square_root_of_their_cost() -> None:
+    # the costliest pair keeps the floor; 4x cheaper plays 2x, 100x cheaper 10x, up to the most
+    assert allocate_games([2.0, 0.5, 0.02, 0.0], 100, 800) == [100, 200, 800, 800]
+    assert allocate_games([2.0, 0.5, 0.02], 100, 1000) == [100, 200, 1000]
+    assert allocate_games([1.0, 0.9], 4, 10) == [4, 6]                  # rounded up to an even count
+    assert allocate_games([1.0, 1.0], 100, 100) == [100, 100]
+    with pytest.raises(LadderError, match="even"):
+        allocate_games([1.0], 100, 99)
+    with pytest.raises(LadderError, match="most games a pair"):
+        build_ladder(make_game("tictactoe"), ["random", "alphabeta(depth=1)"], games=4, max_games=2,
+                     store_path="/x.sqlite")
+
+
+def test_ladder_tasks_take_one_count_a_pair_and_keep_each_game() -> None:
+    game = make_game("connect_four")
+    pairs = ladder_pairs(3, 2)
+    uniform = {(t.pairing, t.game_index): t for t in ladder_tasks(game, pairs, 6, seed=5, opening_plies=2)}
+    uneven = ladder_tasks(game, pairs, [2, 6, 4], seed=5, opening_plies=2)
+    assert sorted((t.pairing, t.game_index) for t in uneven) == sorted(
+        (p, k) for p, n in enumerate([2, 6, 4]) for k in range(n))
+    assert all(t == uniform[(t.pairing, t.game_index)] for t in uneven)   # game k of a pair is one game
+
+
+def test_a_build_with_a_most_plays_more_on_the_cheaper_pairs_and_resumes(tmp_path) -> None:
+    game = make_game("tictactoe")
+    rungs = ["random", "alphabeta(depth=1)", "alphabeta(depth=9)"]
+    store = tmp_path / "ladder.sqlite"
+    build = {"games": 4, "seed": 1, "opening_plies": 1, "store_path": store, "bootstrap": 20}
+    lad = build_ladder(game, rungs, max_games=12, **build)
+    from zerosum.evaluation.store import Store
+
+    st = Store(store)
+    try:
+        expected = allocate_games(pair_costs(st, 4, 3), 4, 12)
+        stored = len(st.games())
+    finally:
+        st.close()
+    assert [p.games for p in lad.pairs] == expected and stored == sum(expected)
+    assert all(4 <= n <= 12 and n % 2 == 0 for n in expected) and 4 in expected
+    assert lad.built["games_per_pair"] == 4 and lad.built["max_games"] == 12
+    again = build_ladder(game, rungs, max_games=12, **build)             # the same counts, nothing replayed
+    assert again.rungs == lad.rungs and again.pairs == lad.pairs
+    floor = build_ladder(game, rungs, **build)                           # without a most: the first 4 a pair
+    assert [p.games for p in floor.pairs] == [4, 4, 4] and "max_games" not in floor.built
 
 
 def test_a_tiny_build_resumes_from_its_store_and_places_a_policy(tmp_path) -> None:
@@ -448,6 +494,8 @@ def test_the_commands_show_a_ladder_and_place_an_agent(capsys, tmp_path) -> None
     assert main(["ladder", "show", "no_such_game"]) == 2
     assert main(["ladder", "build", "tictactoe", "--games", "0"]) == 2
     assert "--games 0" in capsys.readouterr().err
+    assert main(["ladder", "build", "tictactoe", "--games", "10", "--max-games", "8"]) == 2
+    assert "--max-games 8: an even number >= --games (10)" in capsys.readouterr().err
 
 
 def test_ladder_build_from_the_command_line_writes_a_file(tmp_path, capsys) -> None:

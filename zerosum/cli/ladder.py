@@ -8,7 +8,9 @@
 ``build`` plays every pair of rungs at most ``--reach`` apart (2: each rung meets its two
 nearest neighbours on each side), ``--games`` games a pair (seats alternating, paired
 openings), into a tournament store under ``--dir`` (default ``results/ladders/GAME``):
-stopped, the same command resumes; with a larger ``--games``, or with rungs added to the stored
+stopped, the same command resumes; with ``--max-games M``, the pairs whose games are cheaper then
+play more, up to M, which narrows every interval above them for little time (the costly top rungs
+set a build's time); with a larger ``--games``, or with rungs added to the stored
 list (on top, or between two rungs to bridge a wide gap), or the list in another order, it plays
 only the games that are new (the stored ones keep their seeds, and the ladder's rebuild command
 becomes the stages' commands in turn). It then fits Bradley-Terry with random at 0, bootstrap
@@ -43,6 +45,9 @@ def parser() -> Parser:
     build.add_argument("game", help="the game (its default variant)")
     build.add_argument("--rungs", help="the rungs, weakest first, ';'-separated, starting with random")
     build.add_argument("--games", type=int, default=100, help="games a pair of rungs, an even number (100)")
+    build.add_argument("--max-games", type=int, default=None,
+                       help="after --games a pair, the cheaper pairs play more, up to this many: games x "
+                            "sqrt(costliest pair's seconds a game / the pair's), an even number (off)")
     build.add_argument("--reach", type=int, default=2, help="neighbours on each side a rung plays (2)")
     build.add_argument("--openings", type=int, default=None,
                        help="random plies opening each pair of games (default: the game's, usually 2)")
@@ -77,8 +82,8 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
             print()
             print(lad.pair_table())
         b = lad.built
-        print(f"\nbuilt {b.get('date', '?')} by zerosum {b.get('zerosum', '?')}: {b.get('games_per_pair', '?')} games "
-              f"a pair, {b.get('opening_plies', '?')}-ply paired openings, seed {b.get('seed', '?')}, "
+        print(f"\nbuilt {b.get('date', '?')} by zerosum {b.get('zerosum', '?')}: {lad.games_a_pair} games a pair, "
+              f"{b.get('opening_plies', '?')}-ply paired openings, seed {b.get('seed', '?')}, "
               f"{b.get('seconds', '?')} s on {b.get('machine', '?')}")
         if b.get("command"):
             print(f"rebuild: {b['command']}")
@@ -93,6 +98,8 @@ def _build(args: argparse.Namespace, argv: list[str]) -> int:
     for flag, low in (("games", 2), ("reach", 1), ("workers", 1), ("bootstrap", 0)):
         if getattr(args, flag) < low:
             raise UsageError(f"--{flag} {getattr(args, flag)}: a whole number >= {low}")
+    if args.max_games is not None and (args.max_games < args.games or args.max_games % 2):
+        raise UsageError(f"--max-games {args.max_games}: an even number >= --games ({args.games})")
     game = build_game(args.game, {})
     rungs = split_top_level(args.rungs) if args.rungs else None
     if args.rungs is not None and not rungs:
@@ -110,8 +117,8 @@ def _build(args: argparse.Namespace, argv: list[str]) -> int:
             print(f"\r{game.name} ladder: {done}/{total} games", end="" if done < total else "\n", file=sys.stderr,
                   flush=True)
 
-    lad = build_ladder(game, rungs, games=args.games, reach=args.reach, seed=args.seed, opening_plies=openings,
-                       workers=args.workers, backend=args.backend, address=args.address,
+    lad = build_ladder(game, rungs, games=args.games, max_games=args.max_games, reach=args.reach, seed=args.seed,
+                       opening_plies=openings, workers=args.workers, backend=args.backend, address=args.address,
                        store_path=folder / "ladder.sqlite", command=command, bootstrap=args.bootstrap,
                        progress=progress, note=lambda text: print(text, file=sys.stderr))
     print(lad.table())

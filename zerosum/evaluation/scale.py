@@ -104,8 +104,9 @@ class Ladder:
     pairs: tuple[PairResult, ...]
     """Every pair of rungs that played."""
     built: dict[str, Any] = field(default_factory=dict)
-    """How it was built: command, seed, games_per_pair, opening_plies, zerosum, date, machine, seconds (the
-    last run's wall time; a resumed build counts only its own part) and play_seconds (the games' time added up)."""
+    """How it was built: command, seed, games_per_pair (every pair's least; with max_games, the cheaper pairs
+    played more, up to it), opening_plies, zerosum, date, machine, seconds (the last run's wall time; a
+    resumed build counts only its own part) and play_seconds (the games' time added up)."""
 
     def rung(self, spec: str) -> Rung:
         """The rung with this spec."""
@@ -113,6 +114,15 @@ class Ladder:
             if r.spec == spec:
                 return r
         raise LadderError(f"no rung {spec!r} on the {self.game} ladder; rungs: {[r.spec for r in self.rungs]}")
+
+    @property
+    def games_a_pair(self) -> str:
+        """How many games each pair played, in words: ``100`` or ``340-800 (more on the cheaper pairs)``."""
+        floor = self.built.get("games_per_pair", "?")
+        most = max((p.games for p in self.pairs), default=0)
+        if self.built.get("max_games") and isinstance(floor, int) and most > floor:
+            return f"{floor}-{most} (more on the cheaper pairs)"
+        return f"{floor}"
 
     @property
     def top(self) -> Rung:

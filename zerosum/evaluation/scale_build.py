@@ -5,7 +5,10 @@
 depths; a game may declare its own ``ladder_rungs``), listed weakest first. Each rung plays
 its ``reach`` nearest neighbours on each side (2 by default), ``games`` games a pair: seats
 alternating, games 2j and 2j+1 from the same opening of ``opening_plies`` random plies, every
-game seeded from (seed, pair, game). The games go to a tournament store (SQLite, one
+game seeded from (seed, pair, game). With ``max_games`` above ``games``, a pair whose games are
+cheaper plays more once every pair has played ``games`` (:func:`allocate_games`): the games of the
+costly top rungs set the build's time, and more games on the cheap pairs below them narrow every
+interval above at little cost. The games go to a tournament store (SQLite, one
 committed transaction a game), so a build that is stopped resumes where it stopped, and a build
 grows, replaying nothing, by more games a pair or by rungs added to its list, on top or between
 two rungs, and its list may be put in another order (:func:`open_stages`); the backends are the
@@ -260,14 +263,38 @@ def ladder_pairs(n: int, reach: int) -> list[tuple[int, int]]:
     return [(i, i + d) for d in range(1, reach + 1) for i in range(n - d)]
 
 
-def ladder_tasks(game: Game, pairs: Sequence[tuple[int, int]], games: int, seed: int,
+def allocate_games(costs: Sequence[float], games: int, max_games: int) -> list[int]:
+    """Games a pair for pairs whose games cost ``costs`` (seconds a game, measured on their first
+    ``games``): ``games`` for the costliest, and ``games * sqrt(costliest / cost)`` for the others,
+    rounded up to an even number and at most ``max_games``.
+
+    A rung's interval is the sum of the variances of the links between it and random, each about
+    1 / (games x information), so for a given time of play the variance is least with games in
+    inverse proportion to the square root of their cost (minimise sum 1/n_i subject to sum n_i c_i
+    fixed): the costliest pairs keep the floor and a pair 100 times cheaper plays 10 times as many."""
+    if games < 2 or games % 2 or max_games < games or max_games % 2:
+        raise LadderError(f"games a pair: an even floor >= 2 and an even most >= it; got {games} and {max_games}")
+    top = max(costs, default=0.0)
+    out = []
+    for c in costs:
+        want = games * float(np.sqrt(top / c)) if c > 0 else float(max_games)
+        out.append(int(min(max_games, max(games, 2 * np.ceil(want / 2 - 1e-9)))))
+    return out
+
+
+def ladder_tasks(game: Game, pairs: Sequence[tuple[int, int]], games: int | Sequence[int], seed: int,
                  opening_plies: int) -> list[GameTask]:
     """Every game of the build, by game index then pair: pair p's game k is numbered (p, k), with
-    the lower rung first in even games and second in odd ones, games 2j and 2j+1 from one opening."""
+    the lower rung first in even games and second in odd ones, games 2j and 2j+1 from one opening.
+    ``games`` is the games of every pair, or of each pair in turn; game k of a pair is the same
+    game whatever the count."""
+    counts = [games] * len(pairs) if isinstance(games, int) else list(games)
     tasks: list[GameTask] = []
     openings: dict[tuple[int, int], tuple[int, ...]] = {}
-    for k in range(games):
+    for k in range(max(counts, default=0)):
         for p, (a, b) in enumerate(pairs):
+            if k >= counts[p]:
+                continue
             key = (p, k // 2)
             if key not in openings:
                 rng = np.random.default_rng(np.random.SeedSequence([seed, 7, p, k // 2]))
@@ -278,10 +305,10 @@ def ladder_tasks(game: Game, pairs: Sequence[tuple[int, int]], games: int, seed:
 
 
 def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int]], *, bootstrap: int = 1000,
-              seed: int = 0, games: int | None = None) -> tuple[list[Rung], list[PairResult]]:
+              seed: int = 0, games: int | Sequence[int] | None = None) -> tuple[list[Rung], list[PairResult]]:
     """Rate the rungs from the games in ``store`` (random, the first rung, at 0) and tally the pairs;
-    with ``games``, from the first ``games`` of each pair only."""
-    rows = [g for g in store.games() if games is None or int(g["game_index"]) < games]
+    with ``games``, from the first ``games`` of each pair only (an int, or one count a pair)."""
+    rows = kept_games(store, games)
     kept = {int(g["id"]) for g in rows}
     scores = [(int(g["seat0"]), int(g["seat1"]), float(g["score0"])) for g in rows]
     units = [(int(g["pairing"]), int(g["game_index"]) // 2) for g in rows]  # both seat orders of one opening
@@ -310,13 +337,38 @@ def fit_store(store: Store, rungs: Sequence[str], pairs: Sequence[tuple[int, int
     return out, table
 
 
-def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int = 100, reach: int = 2,
-                 seed: int = 0, opening_plies: int = 2, workers: int = 1, backend: str = "process",
-                 address: str | None = None, store_path: str | Path, command: str = "",
-                 bootstrap: int = 1000, progress: Callable[[int, int], None] | None = None,
+def kept_games(store: Store, games: int | Sequence[int] | None) -> list[dict[str, Any]]:
+    """The stored games a build of ``games`` a pair (an int, or one count a pair) is fitted from."""
+    rows = store.games()
+    if games is None:
+        return rows
+    if isinstance(games, int):
+        return [g for g in rows if int(g["game_index"]) < games]
+    return [g for g in rows if int(g["pairing"]) < len(games) and int(g["game_index"]) < games[int(g["pairing"])]]
+
+
+def pair_costs(store: Store, games: int, n_pairs: int) -> list[float]:
+    """Mean seconds a game of each pair over its first ``games`` in ``store``."""
+    total = [0.0] * n_pairs
+    count = [0] * n_pairs
+    for g in store.games():
+        p = int(g["pairing"])
+        if p < n_pairs and int(g["game_index"]) < games:
+            total[p] += float(g["duration"])
+            count[p] += 1
+    return [t / c if c else 0.0 for t, c in zip(total, count, strict=True)]
+
+
+def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int = 100,
+                 max_games: int | None = None, reach: int = 2, seed: int = 0, opening_plies: int = 2,
+                 workers: int = 1, backend: str = "process", address: str | None = None,
+                 store_path: str | Path, command: str = "", bootstrap: int = 1000,
+                 progress: Callable[[int, int], None] | None = None,
                  note: Callable[[str], None] = print) -> Ladder:
     """Play the ladder's games not yet in ``store_path`` and fit it (see the module). A rung whose outside
-    engine is not installed is left out, with a ``note`` saying so."""
+    engine is not installed is left out, with a ``note`` saying so. With ``max_games``, every pair plays
+    ``games`` first, then the cheaper pairs more, up to ``max_games`` (:func:`allocate_games`, from
+    the stored games' times: a resumed build finds the same counts)."""
     from zerosum.agents import make_agent
 
     specs = list(rungs or default_rungs(game))
@@ -327,6 +379,8 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
         raise LadderError(f"a rung is listed twice in {specs}")
     if games < 2 or games % 2:
         raise LadderError(f"games a pair is an even int >= 2 (seats alternate in pairs of games); got {games}")
+    if max_games is not None and (max_games < games or max_games % 2):
+        raise LadderError(f"the most games a pair is an even int >= games a pair ({games}); got {max_games}")
     if reach < 1:
         raise LadderError(f"reach is an int >= 1 (how many neighbours on each side a rung plays); got {reach}")
     for spec in list(specs):
@@ -351,23 +405,18 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
     stored = [name for name, _ in store.agents()]
     order = [stored.index(spec) for spec in specs]
     tasks = ladder_tasks(game, pairs, games, seed, opening_plies)
-    done = store.done()
-    todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
     payload: Mapping[str, Any] = {"game": game.name, "variant": variant, "names": stored, "specs": stored}
     start = time.perf_counter()
-    count = len(tasks) - len(todo)
+    counts: int | list[int] = games
     try:
-        with for_job(len(todo)) as own_copy:
-            if own_copy:
-                note(f"note: {job_note(len(todo), game.name)}")
-            for task, match in make_backend(backend, workers, address).run(payload, todo):
-                store.add_game(task, match)
-                count += 1
-                if progress is not None:
-                    progress(count, len(tasks))
-        rated, table = fit_store(store, stored, pairs, bootstrap=bootstrap, seed=seed, games=games)
+        _play(store, payload, tasks, game.name, workers, backend, address, progress, note)
+        if max_games is not None and max_games > games:
+            counts = allocate_games(pair_costs(store, games, len(pairs)), games, max_games)
+            tasks = ladder_tasks(game, pairs, counts, seed, opening_plies)
+            _play(store, payload, tasks, game.name, workers, backend, address, progress, note)
+        rated, table = fit_store(store, stored, pairs, bootstrap=bootstrap, seed=seed, games=counts)
         rated = [rated[i] for i in order]
-        play_seconds = sum(float(g["duration"]) for g in store.games() if int(g["game_index"]) < games)
+        play_seconds = sum(float(g["duration"]) for g in kept_games(store, counts))
     finally:
         store.close()
     for p in table:
@@ -376,7 +425,7 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
                  "carries little information; a rung between them would tighten the ladder")
     # a grown ladder's command is its stages' commands in turn (see open_stages)
     built = {"command": " && ".join(st["command"] for st in stages if st["command"]), "seed": seed,
-             "games_per_pair": games, "reach": reach,
+             "games_per_pair": games, **({"max_games": max_games} if max_games else {}), "reach": reach,
              "opening_plies": opening_plies, "virtual_draws": VIRTUAL_DRAWS, "bootstrap": bootstrap,
              "zerosum": __version__, "date": datetime.date.today().isoformat(),
              "seconds": round(time.perf_counter() - start, 1), "workers": workers,
@@ -385,6 +434,23 @@ def build_ladder(game: Game, rungs: Sequence[str] | None = None, *, games: int =
     if len(stages) > 1:
         built["stages"] = [st["rungs"] for st in stages]
     return Ladder(game.name, current_env(game.name), variant, tuple(rated), tuple(table), built)
+
+
+def _play(store: Store, payload: Mapping[str, Any], tasks: Sequence[GameTask], name: str, workers: int,
+          backend: str, address: str | None, progress: Callable[[int, int], None] | None,
+          note: Callable[[str], None]) -> None:
+    """Play the ``tasks`` not yet in ``store``, each stored as it ends."""
+    done = store.done()
+    todo = [t for t in tasks if (t.pairing, t.game_index) not in done]
+    count = len(tasks) - len(todo)
+    with for_job(len(todo)) as own_copy:
+        if own_copy:
+            note(f"note: {job_note(len(todo), name)}")
+        for task, match in make_backend(backend, workers, address).run(payload, todo):
+            store.add_game(task, match)
+            count += 1
+            if progress is not None:
+                progress(count, len(tasks))
 
 
 def open_stages(store: Store, fingerprint: dict[str, Any], games: int, reach: int,
@@ -449,5 +515,5 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-__all__ = ["GENERIC_RUNGS", "OPENINGS", "RUNGS", "build_ladder", "default_rungs", "fit_store",
-           "ladder_pairs", "ladder_tasks", "open_stages"]
+__all__ = ["GENERIC_RUNGS", "OPENINGS", "RUNGS", "allocate_games", "build_ladder", "default_rungs", "fit_store",
+           "kept_games", "ladder_pairs", "ladder_tasks", "open_stages", "pair_costs"]
