@@ -75,7 +75,7 @@ def game_section(lad: Ladder) -> list[str]:
     lines = [f"## {lad.game}", "", f"![{lad.game}: Elo against cost](img/ratings_{lad.game}.png)", "",
              f"`{lad.env}`, {len(lad.rungs)} rungs, top {lad.top.elo:.0f} Elo above random. Built {b.get('date')} "
              f"by zerosum {b.get('zerosum')} on {b.get('machine')} ({took}): "
-             f"{lad.games_a_pair} games a pair, each rung against its {b.get('reach')} nearest neighbours "
+             f"{lad.games_a_pair}; each rung against its {b.get('reach')} nearest neighbours "
              f"on each side, {b.get('opening_plies')}-ply paired openings, seats alternating, seed {b.get('seed')}. "
              f"Rebuild: `{b.get('command')}`.", "",
              "| rung | Elo | 95% interval | nodes a move | ms a move |", "|---|--:|--:|--:|--:|"]

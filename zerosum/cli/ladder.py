@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace, argv: list[str]) -> int:
             print()
             print(lad.pair_table())
         b = lad.built
-        print(f"\nbuilt {b.get('date', '?')} by zerosum {b.get('zerosum', '?')}: {lad.games_a_pair} games a pair, "
+        print(f"\nbuilt {b.get('date', '?')} by zerosum {b.get('zerosum', '?')}: {lad.games_a_pair}, "
               f"{b.get('opening_plies', '?')}-ply paired openings, seed {b.get('seed', '?')}, "
               f"{b.get('seconds', '?')} s on {b.get('machine', '?')}")
         if b.get("command"):

@@ -117,12 +117,13 @@ class Ladder:
 
     @property
     def games_a_pair(self) -> str:
-        """How many games each pair played, in words: ``100`` or ``340-800 (more on the cheaper pairs)``."""
+        """How many games each pair played, in words: ``100 games a pair``, or with ``max_games``
+        ``340-800 games a pair, more on the cheaper pairs``."""
         floor = self.built.get("games_per_pair", "?")
         most = max((p.games for p in self.pairs), default=0)
         if self.built.get("max_games") and isinstance(floor, int) and most > floor:
-            return f"{floor}-{most} (more on the cheaper pairs)"
-        return f"{floor}"
+            return f"{floor}-{most} games a pair, more on the cheaper pairs"
+        return f"{floor} games a pair"
 
     @property
     def top(self) -> Rung:
