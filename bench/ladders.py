@@ -4,7 +4,8 @@
     python bench/ladders.py --games 40 --only tictactoe,nim
 
 For each ladder in zerosum/evaluation/ladders/:
-- span: the top rung's Elo above random, the rungs, the widest 95% half-interval, the build time;
+- span: the top rung's Elo above random, the rungs, the widest 95% half-interval, the games a pair
+  (least and most), the build time;
 - calibration: for the pairs two or more rungs apart, the score the ratings predict against the
   score observed, as a mean absolute error in score (target <= 0.05);
 - neighbours: the lowest and highest score between adjacent rungs (target 0.2-0.8);
@@ -182,7 +183,8 @@ def main() -> None:
         lo, hi = neighbours(lad)
         mid = lad.rungs[len(lad.rungs) // 2]
         row = {"game": name, "rungs": len(lad.rungs), "top": lad.top.spec, "span": lad.top.elo,
-               "max_half_width": max(r.half_width for r in lad.rungs), "games_per_pair": lad.games_a_pair.split()[0],
+               "max_half_width": max(r.half_width for r in lad.rungs), "games_per_pair": lad.built["games_per_pair"],
+               "games_most": max(p.games for p in lad.pairs),
                "build_s": lad.built["seconds"], "play_s": lad.built.get("play_seconds"), "calibration_mae": mae,
                "far_pairs": n_far,
                "neighbour_min": lo, "neighbour_max": hi}
@@ -197,9 +199,9 @@ def main() -> None:
         rows.append(row)
         if mae is not None:
             heads.append(headline(f"{name} ladder calibration error (score)", round(mae, 3), target="<= 0.05"))
-    emit("ladders", rows, ["game", "rungs", "top", "span", "max_half_width", "games_per_pair", "build_s", "play_s",
-                           "calibration_mae", "neighbour_min", "neighbour_max", "placed", "rung_elo", "placed_elo",
-                           "within", "placement_s"], {"headline": heads})
+    emit("ladders", rows, ["game", "rungs", "top", "span", "max_half_width", "games_per_pair", "games_most", "build_s",
+                           "play_s", "calibration_mae", "neighbour_min", "neighbour_max", "placed", "rung_elo",
+                           "placed_elo", "within", "placement_s"], {"headline": heads})
 
 
 if __name__ == "__main__":
