@@ -351,11 +351,9 @@ def pair_costs(store: Store, games: int, n_pairs: int) -> list[float]:
     """Mean seconds a game of each pair over its first ``games`` in ``store``."""
     total = [0.0] * n_pairs
     count = [0] * n_pairs
-    for g in store.games():
-        p = int(g["pairing"])
-        if p < n_pairs and int(g["game_index"]) < games:
-            total[p] += float(g["duration"])
-            count[p] += 1
+    for g in kept_games(store, [games] * n_pairs):
+        total[int(g["pairing"])] += float(g["duration"])
+        count[int(g["pairing"])] += 1
     return [t / c if c else 0.0 for t, c in zip(total, count, strict=True)]
 
 
