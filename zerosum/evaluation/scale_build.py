@@ -199,8 +199,11 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # two-ply search at 25% and 10% random moves, 500 and 2,000 nodes bridge them
     # Its 0.1 s default (the classic heuristic, ~220,000 nodes a move) placed above 256,000 on that list:
     # 1,024,000 nodes holds it
-    "othello": ("random", "mcts(sims=4)", "mcts(sims=16)", "mcts(sims=32)", "mcts(sims=64)",
-                *_one_ply_noisy("0.5", "0.25"), "alphabeta(depth=1)",
+    # That list reached +-109 in 6,220 s of play. With MCTS at 32 and 64 simulations and one-ply search
+    # left out (each within about 240 Elo of the rungs on either side) the chain is 16 links, not 19, and
+    # 160 to 2,560 games a pair (the cheap pairs more) give +-62: 61,530 games, half of them played on
+    # the lent 16-core machine, about 1.5 hours of two cores here (docs/lab-notes/ratings.md)
+    "othello": ("random", "mcts(sims=4)", "mcts(sims=16)", *_one_ply_noisy("0.5", "0.25"),
                 "noisy(base=alphabeta(depth=2), epsilon=0.25)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
                 "alphabeta(depth=2)", "alphabeta(nodes=250)", "alphabeta(nodes=500)", "alphabeta(nodes=1000)",
                 "alphabeta(nodes=2000)", *_SEARCHES[4:], "alphabeta(nodes=256000)",
