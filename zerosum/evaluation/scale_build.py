@@ -249,10 +249,13 @@ RUNGS: dict[str, tuple[str, ...]] = {
                "mcts(sims=128)", *_one_ply_noisy("0.5", "0.375", "0.25", "0.125"), *_SEARCHES),
     # Y's one-ply search at 37.5% random moves scored 0.16 against 25%, and 12.5% 0.14 against none:
     # 31.25% and 6.25% (0.73/0.27 and 0.80/0.23 against their neighbours in probes of 30 games, 2026-11-30)
-    "y": ("random", "mcts(sims=2)", *_CHEAP_MCTS[1:],
-          *_one_ply_noisy("0.5", "0.375", "0.3125", "0.25", "0.125", "0.0625"),
-          "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)", "alphabeta(depth=2)",
-          "alphabeta(nodes=1000)", "alphabeta(nodes=4000)"),
+    # That list (16 rungs, 100 games a pair) reached +-131. In the order its build rated them, without MCTS
+    # at 4 simulations, two-ply search (alone and at 10% random moves) and 1,000 nodes, each within ~200
+    # Elo of the rungs on either side, and with one ply at 18.75% random moves to bridge 25% and 12.5%
+    # (270 Elo apart), at 180 games a pair and up to 1,440 for the cheaper pairs: +-69 in 51 minutes
+    "y": ("random", "mcts(sims=2)", "mcts(sims=16)", "mcts(sims=64)",
+          *_one_ply_noisy("0.5", "0.375", "0.3125", "0.25", "0.1875", "0.125", "0.0625"),
+          "alphabeta(depth=1)", "alphabeta(nodes=4000)"),
     # Havannah's MCTS at 2 simulations scored 0.10 against 4: 3 bridges them
     "havannah": ("random", *(f"mcts(sims={n})" for n in (2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256)),
                  "alphabeta(depth=1)", "alphabeta(depth=2)"),
