@@ -250,7 +250,7 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # Y's one-ply search at 37.5% random moves scored 0.16 against 25%, and 12.5% 0.14 against none:
     # 31.25% and 6.25% (0.73/0.27 and 0.80/0.23 against their neighbours in probes of 30 games, 2026-11-30)
     # That list (16 rungs, 100 games a pair) reached +-131. In the order its build rated them, without MCTS
-    # at 4 simulations, two-ply search (alone and at 10% random moves) and 1,000 nodes, each within ~200
+    # at 4 simulations, two-ply search (alone and at 10% random moves) and 1,000 nodes, each within ~210
     # Elo of the rungs on either side, and with one ply at 18.75% random moves to bridge 25% and 12.5%
     # (270 Elo apart), at 180 games a pair and up to 1,440 for the cheaper pairs: +-69 in 51 minutes
     "y": ("random", "mcts(sims=2)", "mcts(sims=16)", "mcts(sims=64)",
