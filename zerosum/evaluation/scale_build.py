@@ -131,18 +131,16 @@ RUNGS: dict[str, tuple[str, ...]] = {
     # none, 10% against 5% 0.1 (probes of 8-10 games a pair). Random Halma never finishes (600-ply
     # draws) and MCTS's random rollouts run 600 plies. So the rungs are one-ply searches in small
     # steps of random moves, then deeper searches bridged by shares of random moves, then node
-    # budgets doubling to 128,000, past the 0.1 s default's ~127,000 nodes a move. The first build
-    # (16 rungs, to 16,000 nodes) left steps of 0.85-0.93 between one-ply searches 10 points of
-    # random moves apart: the steps are 5 points or less where that build's were steep. Two-ply
-    # search at 20% random moves rated under one-ply search, and comes before it
-    "halma": ("random", *_one_ply_noisy("0.8", "0.7", "0.65", "0.6", "0.55", "0.5", "0.45", "0.4", "0.35", "0.325",
-                                        "0.3", "0.25", "0.225", "0.2", "0.15", "0.1", "0.05"),
-              "noisy(base=alphabeta(depth=2), epsilon=0.2)", "alphabeta(depth=1)",
-              "noisy(base=alphabeta(depth=2), epsilon=0.125)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
+    # budgets to 128,000, past the 0.1 s default's ~95,000-127,000 nodes a move. A 32-rung build
+    # (steps of 5 points of random moves or less, every doubling of nodes) took 9,406 s of play for
+    # +-178; these 22 (a rung left out where the rungs either side of it were within ~265 Elo) take
+    # ~5,800 for +-150. The chain is ~3,900 Elo long, its every link a 100-200-game pair's worth of
+    # error, and the top links cost 12-15 s a game (190 plies): +-75 needs ~20,000 s of play
+    "halma": ("random", *_one_ply_noisy("0.65", "0.6", "0.55", "0.5", "0.45", "0.4", "0.35", "0.3", "0.25", "0.2",
+                                        "0.15", "0.1", "0.05"),
+              "alphabeta(depth=1)", "noisy(base=alphabeta(depth=2), epsilon=0.1)",
               "noisy(base=alphabeta(nodes=4000), epsilon=0.1)", "noisy(base=alphabeta(nodes=4000), epsilon=0.06)",
-              "alphabeta(depth=2)", "noisy(base=alphabeta(nodes=4000), epsilon=0.03)", "alphabeta(nodes=4000)",
-              "alphabeta(nodes=8000)", "alphabeta(nodes=16000)", "alphabeta(nodes=32000)", "alphabeta(nodes=64000)",
-              "alphabeta(nodes=128000)"),
+              "alphabeta(depth=2)", "alphabeta(nodes=8000)", "alphabeta(nodes=32000)", "alphabeta(nodes=128000)"),
     # Clobber's first build (the generic list) rated one-ply search and its noisy copies at random's
     # level (the mobility heuristic misleads it at one ply) and topped at 64,000 nodes, under the
     # 0.1 s default MCTS (~20,000 simulations a move, 0.02 s for 4,000): the searches in the order
